@@ -1,0 +1,273 @@
+/* base: arena, vectors, string buffers, interning, diagnostics, files. */
+#include "base/base.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+void base_die(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ptoc: internal error at %s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+/* ---- arena ---- */
+typedef struct Chunk { struct Chunk *next; size_t used, cap; max_align_t data[]; } Chunk;
+struct Arena { Chunk *head; };
+
+Arena *arena_new(void) {
+    Arena *a = calloc(1, sizeof *a);
+    PTOC_ASSERT(a, "out of memory");
+    return a;
+}
+
+void arena_free(Arena *a) {
+    if (!a) return;
+    for (Chunk *c = a->head, *n; c; c = n) { n = c->next; free(c); }
+    free(a);
+}
+
+void *arena_alloc(Arena *a, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    Chunk *c = a->head;
+    if (!c || c->used + size > c->cap) {
+        size_t cap = size > 65536 ? size : 65536;
+        c = malloc(sizeof(Chunk) + cap);
+        PTOC_ASSERT(c, "out of memory");
+        c->next = a->head; c->used = 0; c->cap = cap;
+        a->head = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n) {
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *arena_strdup(Arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(Arena *a, const char *fmt, ...) {
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = arena_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    return p;
+}
+
+/* ---- vectors ---- */
+void *base_vec_grow(void *data, int *cap, int need, size_t elem) {
+    int c = *cap ? *cap : 4;
+    while (c < need) c *= 2;
+    void *p = realloc(data, (size_t)c * elem);
+    PTOC_ASSERT(p, "out of memory");
+    *cap = c;
+    return p;
+}
+
+/* ---- string buffer ---- */
+static void sb_reserve(StrBuf *sb, size_t extra) {
+    if (sb->len + extra + 1 <= sb->cap) return;
+    size_t c = sb->cap ? sb->cap : 64;
+    while (c < sb->len + extra + 1) c *= 2;
+    sb->data = realloc(sb->data, c);
+    PTOC_ASSERT(sb->data, "out of memory");
+    sb->cap = c;
+}
+
+void sb_putn(StrBuf *sb, const char *s, size_t n) {
+    sb_reserve(sb, n);
+    memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = 0;
+}
+void sb_putc(StrBuf *sb, char c) { sb_putn(sb, &c, 1); }
+void sb_puts(StrBuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+void sb_indent(StrBuf *sb, int n) { for (int i = 0; i < n; i++) sb_putc(sb, ' '); }
+
+void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap) {
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    sb_reserve(sb, (size_t)n);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void sb_printf(StrBuf *sb, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+const char *sb_cstr(StrBuf *sb) { return sb->data ? sb->data : ""; }
+char *sb_take(StrBuf *sb) {
+    char *p = sb->data ? sb->data : calloc(1, 1);
+    sb->data = NULL; sb->len = sb->cap = 0;
+    return p;
+}
+void sb_free(StrBuf *sb) { free(sb->data); sb->data = NULL; sb->len = sb->cap = 0; }
+
+/* ---- interning: open addressing, strings live in the arena ---- */
+struct Interner { Arena *arena; const char **slots; size_t cap, count; };
+
+Interner *intern_new(Arena *a) {
+    Interner *in = ARENA_NEW(a, Interner);
+    in->arena = a;
+    in->cap = 256;
+    in->slots = ARENA_ARRAY(a, const char *, in->cap);
+    return in;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ull; }
+    return h;
+}
+
+const char *intern(Interner *in, const char *s, size_t len) {
+    if (in->count * 2 >= in->cap) {
+        size_t ncap = in->cap * 2;
+        const char **ns = ARENA_ARRAY(in->arena, const char *, ncap);
+        for (size_t i = 0; i < in->cap; i++) {
+            const char *t = in->slots[i];
+            if (!t) continue;
+            size_t j = hash_bytes(t, strlen(t)) & (ncap - 1);
+            while (ns[j]) j = (j + 1) & (ncap - 1);
+            ns[j] = t;
+        }
+        in->slots = ns;
+        in->cap = ncap;
+    }
+    size_t j = hash_bytes(s, len) & (in->cap - 1);
+    while (in->slots[j]) {
+        const char *t = in->slots[j];
+        if (strncmp(t, s, len) == 0 && t[len] == 0) return t;
+        j = (j + 1) & (in->cap - 1);
+    }
+    in->slots[j] = arena_strndup(in->arena, s, len);
+    in->count++;
+    return in->slots[j];
+}
+const char *intern_cstr(Interner *in, const char *s) { return intern(in, s, strlen(s)); }
+
+/* ---- diagnostics ---- */
+void diag_init(DiagSink *d) { memset(d, 0, sizeof *d); }
+void diag_free(DiagSink *d) {
+    for (int i = 0; i < d->items.len; i++) { free(d->items.data[i].msg); free(d->items.data[i].code); }
+    vec_free(&d->items);
+    d->nerrors = 0;
+}
+
+void diag_vadd(DiagSink *d, DiagLevel lv, Span sp, const char *code, const char *fmt, va_list ap) {
+    StrBuf sb = {0};
+    sb_vprintf(&sb, fmt, ap);
+    Diag g = { lv, sp, code ? strdup(code) : NULL, sb_take(&sb) };
+    vec_push(&d->items, g);
+    if (lv == DIAG_ERROR) d->nerrors++;
+}
+
+void diag_add(DiagSink *d, DiagLevel lv, Span sp, const char *code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(d, lv, sp, code, fmt, ap);
+    va_end(ap);
+}
+
+const char *diag_level_name(DiagLevel lv) {
+    switch (lv) {
+    case DIAG_ERROR: return "error";
+    case DIAG_WARNING: return "warning";
+    case DIAG_NOTE: return "note";
+    case DIAG_PERF: return "perf-hint";
+    }
+    return "?";
+}
+
+void diag_format(const Diag *g, StrBuf *out) {
+    const SrcFile *f = g->span.file;
+    if (f && g->span.line > 0)
+        sb_printf(out, "%s:%d:%d: ", f->path, g->span.line, g->span.col);
+    else
+        sb_puts(out, "ptoc: ");
+    sb_printf(out, "%s: ", diag_level_name(g->level));
+    if (g->code) sb_printf(out, "[%s] ", g->code);
+    sb_puts(out, g->msg);
+    sb_putc(out, '\n');
+    if (!f || g->span.line <= 0 || !f->text) return;
+    const char *p = f->text, *end = f->text + f->len;
+    for (int ln = 1; ln < g->span.line && p < end; p++)
+        if (*p == '\n') ln++;
+    const char *e = p;
+    while (e < end && *e != '\n') e++;
+    sb_printf(out, "%5d | ", g->span.line);
+    sb_putn(out, p, (size_t)(e - p));
+    sb_puts(out, "\n      | ");
+    for (int i = 1; i < g->span.col && p + i - 1 < e; i++) sb_putc(out, p[i - 1] == '\t' ? '\t' : ' ');
+    sb_putc(out, '^');
+    for (int i = 1; i < g->span.len && p + g->span.col - 1 + i < e; i++) sb_putc(out, '~');
+    sb_putc(out, '\n');
+}
+
+void diag_format_all(const DiagSink *d, StrBuf *out) {
+    for (int i = 0; i < d->items.len; i++) diag_format(&d->items.data[i], out);
+}
+
+/* ---- files ---- */
+char *base_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    StrBuf sb = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    fclose(f);
+    if (len) *len = sb.len;
+    return sb_take(&sb);
+}
+
+bool base_write_file(const char *path, const char *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+bool base_mkdir_p(const char *path) {
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof buf) return false;
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == 0) {
+            char c = buf[i];
+            buf[i] = 0;
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST) return false;
+            buf[i] = c;
+        }
+    }
+    return true;
+}
+
+double base_now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,75 @@
+/* dtype — element types and memory spaces shared by every layer (IR, machine IR, targets, simulator). */
+#ifndef PTOC_DTYPE_H
+#define PTOC_DTYPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* X(id, dsl name, bits, kind, pto name, npy descr) ; kind: 'b' bool, 'i' signed, 'u' unsigned, 'f' float, 'x' other */
+#define PTOC_DTYPES(X)                                   \
+    X(BOOL, "BOOL", 8, 'b', "i1", "|b1")                 \
+    X(INT4, "INT4", 4, 'i', "i4", "")                    \
+    X(INT8, "INT8", 8, 'i', "i8", "|i1")                 \
+    X(INT16, "INT16", 16, 'i', "i16", "<i2")             \
+    X(INT32, "INT32", 32, 'i', "i32", "<i4")             \
+    X(INT64, "INT64", 64, 'i', "i64", "<i8")             \
+    X(UINT4, "UINT4", 4, 'u', "ui4", "")                 \
+    X(UINT8, "UINT8", 8, 'u', "ui8", "|u1")              \
+    X(UINT16, "UINT16", 16, 'u', "ui16", "<u2")          \
+    X(UINT32, "UINT32", 32, 'u', "ui32", "<u4")          \
+    X(UINT64, "UINT64", 64, 'u', "ui64", "<u8")          \
+    X(FP4, "FP4", 4, 'f', "f4", "")                      \
+    X(FP8E4M3FN, "FP8E4M3FN", 8, 'f', "f8E4M3FN", "")    \
+    X(FP8E5M2, "FP8E5M2", 8, 'f', "f8E5M2", "")          \
+    X(FP8E8M0, "FP8E8M0", 8, 'f', "f8E8M0", "")          \
+    X(FP16, "FP16", 16, 'f', "f16", "<f2")               \
+    X(BF16, "BF16", 16, 'f', "bf16", "<V2")              \
+    X(FP32, "FP32", 32, 'f', "f32", "<f4")               \
+    X(HF4, "HF4", 4, 'f', "hf4", "")                     \
+    X(HF8, "HF8", 8, 'f', "hf8", "")                     \
+    X(INDEX, "INDEX", 64, 'i', "index", "<i8")           \
+    X(TASK_ID, "TASK_ID", 64, 'x', "i64", "")
+
+typedef enum {
+#define X(id, name, bits, kind, pto, npy) DT_##id,
+    PTOC_DTYPES(X)
+#undef X
+    DT_COUNT,
+    DT_NONE = -1
+} DType;
+
+const char *dtype_name(DType t);          /* "FP16" */
+const char *dtype_pto(DType t);           /* "f16" */
+int dtype_bits(DType t);
+int dtype_bytes(DType t);                 /* 0 for sub-byte types */
+bool dtype_is_float(DType t);
+bool dtype_is_int(DType t);               /* signed, unsigned, INDEX */
+DType dtype_from_name(const char *s);     /* DT_NONE when unknown */
+
+/* Memory spaces, with the IR enum values of the spec. */
+#define PTOC_MEMSPACES(X)            \
+    X(DDR, "DDR", "gm")              \
+    X(VEC, "Vec", "vec")             \
+    X(MAT, "Mat", "mat")             \
+    X(LEFT, "Left", "left")          \
+    X(RIGHT, "Right", "right")       \
+    X(ACC, "Acc", "acc")             \
+    X(BIAS, "Bias", "bias")          \
+    X(SCALAR_LOCAL, "ScalarLocal", "scalar") \
+    X(LEFT_SCALE, "LeftScale", "scaling")    \
+    X(RIGHT_SCALE, "RightScale", "scaling")
+
+typedef enum {
+#define X(id, name, pto) MS_##id,
+    PTOC_MEMSPACES(X)
+#undef X
+    MS_COUNT,
+    MS_NONE = -1
+} MemSpace;
+
+const char *memspace_name(MemSpace m);    /* "Left" (as in pl.Mem.Left) */
+const char *memspace_pto(MemSpace m);     /* "left" */
+const char *memspace_lower(MemSpace m);   /* "left", "ddr", for JSON and alloc names */
+MemSpace memspace_from_name(const char *s);
+
+#endif

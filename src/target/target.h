@@ -1,0 +1,42 @@
+/* target — per-target numbers as data (spec/targets.md): a2a3 (Ascend 910B) and a5 (Ascend 950).
+ * Capacities, alignments, core counts, the L0 chooser cost model, simulator timing constants. */
+#ifndef PTOC_TARGET_H
+#define PTOC_TARGET_H
+
+#include "base/base.h"
+#include "base/dtype.h"
+
+typedef enum { TGT_A2A3 = 0, TGT_A5 = 1 } TargetId;
+
+/* The L0 chooser's cost model (targets.md §5, chooser.md §12.2). */
+typedef struct L0CostModel {
+    double bw_a, bw_b, bw_drain;                      /* bytes / cycle */
+    double drain_fixed_cycles, drain_row_cycles, drain_penalty_cycles;
+    int64_t drain_c0_bytes, mad_head, mad_k_fractal_bytes, mad_fp32_passes;
+} L0CostModel;
+
+typedef struct Target {
+    TargetId id;
+    const char *name;                  /* "a2a3" | "a5" (module attribute pto.target_arch) */
+    const char *pto_arch;              /* "a3" | "a5" (ptoas --pto-arch) */
+    int64_t capacity[MS_COUNT];        /* usable bytes per space (compiler budget); 0 = unbounded/none */
+    int64_t physical[MS_COUNT];        /* bytes the simulator allocates per core */
+    int64_t alloc_align;               /* PYPTO bump allocator alignment: 32 */
+    int64_t l0_align, l0_min;          /* fractal alignment and minimum tile dim: 16, 16 */
+    int64_t bias_bytes;                /* bias table: 1024 | 4096 */
+    int num_aic, num_aiv;              /* 24/48 | 36/72 */
+    double clock_ghz;                  /* 1.85 (model) */
+    L0CostModel cost;
+    /* simulator timing (bytes / cycle, model values of targets.md §4.1) */
+    double bw_gm_to_mat, bw_gm_to_vec, bw_vec_to_gm, bw_mat_to_gm, bw_acc_to_mat;
+    double dma_fixed_cycles;           /* per GM transfer start-up */
+    double dispatch_cycles;            /* runtime per-task pick-up, 0.8 us */
+    int event_ids_per_direction;       /* 8 */
+} Target;
+
+const Target *target_get(TargetId id);
+const Target *target_by_name(const char *name);      /* NULL when unknown */
+/* Physical L0C row alignment for an accumulator dtype (32 for INT32 on a2a3, else 16). */
+int64_t target_l0c_align_m(const Target *t, DType acc);
+
+#endif
