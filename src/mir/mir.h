@@ -1,0 +1,152 @@
+/* mir — machine IR: one Kernel per AIC/AIV function, with PTO-dialect semantics.
+ *
+ * A kernel is GM tensor parameters + on-chip buffers (space, address, bytes, shape, layout) + a body
+ * of instructions inside structured for/if regions with scalar expressions. Every instruction knows
+ * its pipe and the exact byte intervals it reads and writes (mir_inst_access), which is what sync
+ * insertion (back/sync.c) and the simulator's race detector (sim/) work on.
+ *
+ * Tile instructions address whole buffers: the valid region of a buffer is [0, valid_rows) x
+ * [0, valid_cols) of its rows x cols capacity, stored in the layout its (blayout, slayout, fractal)
+ * give (spec/isa_and_sync.md §2–§3). A buffer's byte interval is [addr, addr + bytes) of its space.
+ */
+#ifndef PTOC_MIR_H
+#define PTOC_MIR_H
+
+#include "base/base.h"
+#include "base/dtype.h"
+
+/* Pipe enum values of the spec (the sync-ID arithmetic relies on them). */
+typedef enum {
+    PIPE_S = 0, PIPE_V = 1, PIPE_M = 2, PIPE_MTE1 = 3, PIPE_MTE2 = 4, PIPE_MTE3 = 5, PIPE_ALL = 6,
+    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10, PIPE_COUNT = 11, PIPE_NONE = 99
+} Pipe;
+const char *mir_pipe_name(Pipe p);            /* "MTE1" (C++ spelling PIPE_MTE1 is "PIPE_" + this) */
+
+typedef enum { ML_NONE_BOX = 0, ML_ROW_MAJOR, ML_COL_MAJOR } MirLayout;   /* same values as TileLayout */
+
+/* ---- scalar expressions (loop bounds, offsets, predicates) ---- */
+typedef enum { MX_CONST, MX_VAR, MX_BIN, MX_NOT, MX_NEG } MirExprKind;
+typedef enum {
+    MB_ADD, MB_SUB, MB_MUL, MB_FLOORDIV, MB_FLOORMOD, MB_MIN, MB_MAX,
+    MB_EQ, MB_NE, MB_LT, MB_LE, MB_GT, MB_GE, MB_AND, MB_OR
+} MirBinOp;
+typedef struct MirExpr MirExpr;
+struct MirExpr {
+    MirExprKind kind;
+    int64_t value;            /* MX_CONST */
+    int var;                  /* MX_VAR: index into Kernel.vars */
+    MirBinOp op;              /* MX_BIN */
+    MirExpr *a, *b;           /* MX_BIN (a, b), MX_NOT / MX_NEG (a) */
+};
+
+/* ---- kernel parameters and buffers ---- */
+typedef struct MirParam {
+    const char *name;
+    bool is_tensor;           /* false: a scalar parameter */
+    DType dtype;
+    int rank;
+    int64_t shape[4];
+    int64_t strides[4];       /* elements, row-major packed by default */
+    int layout;               /* TensorLayout: 0 ND, 1 DN, 2 NZ */
+} MirParam;
+
+typedef struct MirBuf {
+    int id;                   /* index in Kernel.bufs */
+    const char *name;         /* IR variable name, for reports */
+    MemSpace space;
+    int64_t addr, bytes;      /* byte interval [addr, addr + bytes) in its space */
+    DType dtype;
+    int64_t rows, cols;       /* static capacity */
+    int64_t valid_rows, valid_cols;
+    MirLayout blayout, slayout;
+    int64_t fractal;          /* box bytes: 512 or 1024; ignored for none_box */
+    int pad;                  /* PadValue */
+    bool compact;
+} MirBuf;
+
+/* ---- instructions ---- */
+typedef enum {
+    MI_TLOAD,        /* dst buf <- GM param window at (off[0], off[1]) of dst valid size          MTE2 */
+    MI_TSTORE,       /* GM param window at (off[0], off[1]) <- src0 buf valid region (atomic_add)  FIX from Acc, MTE3 otherwise */
+    MI_TEXTRACT,     /* dst buf <- src0 window at (off[0], off[1]) of dst size                       MTE1 from Mat; FIX from Acc */
+    MI_TMOV,         /* dst buf <- src0 whole                                                        MTE1 from Mat; FIX from Acc; V */
+    MI_TMATMUL,      /* dst(acc) = src0(left) * src1(right)                                          M */
+    MI_TMATMUL_ACC,  /* dst(acc) = src2(acc in, usually == dst) + src0 * src1                         M */
+    MI_TMATMUL_BIAS, /* dst(acc) = src0 * src1 + src2(bias)                                          M */
+    MI_TINSERT,      /* dst buf window at (off[0], off[1]) <- src0                                   FIX */
+    MI_SET_FLAG,     /* set (src_pipe -> dst_pipe, event) ; issued on src_pipe */
+    MI_WAIT_FLAG,    /* wait (src_pipe -> dst_pipe, event) ; issued on dst_pipe */
+    MI_BARRIER,      /* pipe_barrier(pipe) ; PIPE_ALL drains every pipe */
+    MI_FOR,          /* for vars[var] in [start, stop) step: body */
+    MI_IF,           /* if cond: then_body else else_body */
+} MirOp;
+
+typedef struct MirInst MirInst;
+typedef struct MirBlock { MirInst **items; int len, cap; } MirBlock;
+
+struct MirInst {
+    MirOp op;
+    Pipe pipe;                /* the pipe the instruction is issued on (PIPE_NONE for for/if) */
+    Span loc;                 /* source location it came from */
+    int dst, src0, src1, src2;/* buffer ids, -1 when unused */
+    int param;                /* GM param index (tload / tstore), -1 otherwise */
+    MirExpr *off[2];          /* row / col offsets (tload, tstore, textract, tinsert) */
+    bool atomic_add;          /* tstore */
+    /* sync */
+    Pipe src_pipe, dst_pipe;
+    int event;                /* EVENT_IDn */
+    int event_alt;            /* -1, or the second ID of a double-buffered pair: ID = (vars[event_var] / step) % 2 ? alt : event */
+    int event_var;
+    bool compensation;        /* a pre-set or drain inserted for a loop-carried pair */
+    /* control flow */
+    int var;                  /* MI_FOR: loop variable index */
+    MirExpr *start, *stop, *step;
+    MirBlock body;            /* MI_FOR body */
+    MirExpr *cond;            /* MI_IF */
+    MirBlock then_body, else_body;
+};
+
+typedef enum { CORE_AIC = 0, CORE_AIV = 1 } CoreKind;
+
+typedef struct Kernel {
+    const char *name;
+    CoreKind core;
+    MirParam *params; int nparams;
+    MirBuf *bufs; int nbufs, capbufs;
+    const char **vars; int nvars, capvars;   /* scalar variable names (loop variables) */
+    MirBlock body;
+    Arena *arena;             /* owner of every node of this kernel (not freed by the kernel) */
+} Kernel;
+
+/* ---- building (mir/mir.c) ---- */
+Kernel *mir_kernel_new(Arena *a, const char *name, CoreKind core);
+int mir_add_buf(Kernel *k, MirBuf b);                 /* returns id */
+int mir_add_var(Kernel *k, const char *name);         /* returns var index */
+MirInst *mir_inst_new(Kernel *k, MirOp op, Pipe pipe);    /* all ids -1, event_alt -1 */
+void mir_block_push(Kernel *k, MirBlock *b, MirInst *i);
+void mir_block_insert(Kernel *k, MirBlock *b, int at, MirInst *i);
+void mir_block_remove(MirBlock *b, int at);
+MirExpr *mir_const(Kernel *k, int64_t v);
+MirExpr *mir_var(Kernel *k, int var);
+MirExpr *mir_bin(Kernel *k, MirBinOp op, MirExpr *a, MirExpr *b);
+MirExpr *mir_not(Kernel *k, MirExpr *a);
+int64_t mir_eval(const MirExpr *e, const int64_t *vars);
+bool mir_is_const(const MirExpr *e, int64_t *out);
+bool mir_is_sync(const MirInst *i);                   /* set/wait/barrier */
+
+/* ---- memory effects ---- */
+/* A byte interval of one space. GM intervals are relative to the start of parameter `param`
+ * (whole-tensor granularity: every GM access covers the parameter's whole extent). */
+typedef struct MirAccess { MemSpace space; int param; int64_t lo, hi; } MirAccess;
+/* Fills reads/writes (capacity 4 each) for a tile instruction; returns false for sync/control. */
+bool mir_inst_access(const Kernel *k, const MirInst *i, MirAccess *reads, int *nreads,
+                     MirAccess *writes, int *nwrites);
+bool mir_access_overlap(const MirAccess *a, const MirAccess *b);
+/* The pipe a tile instruction runs on, from its operands' spaces (isa_and_sync.md §6.1). */
+Pipe mir_pipe_for(const Kernel *k, MirOp op, int dst, int src0);
+
+/* ---- text ---- */
+void mir_print_expr(const Kernel *k, const MirExpr *e, StrBuf *out);   /* C-like: ko + 128 */
+void mir_dump(const Kernel *k, StrBuf *out);          /* debugging listing, one instruction per line */
+
+#endif
