@@ -1,0 +1,336 @@
+/* deduce: result types of op calls (the op table's type-deduction rules) and tile layouts.
+ * Requires: call arguments already typed. Produces: call->type, or a user diagnostic naming the
+ * operands, their shapes and dtypes. */
+#include "ir/ir.h"
+
+#include <string.h>
+
+static void shape_str(const Type *t, StrBuf *sb) {
+    sb_putc(sb, '[');
+    for (int i = 0; i < t->rank; i++) {
+        if (i) sb_puts(sb, ", ");
+        if (t->shape[i]->kind == EX_CONST_INT) sb_printf(sb, "%lld", (long long)t->shape[i]->ci.value);
+        else sb_puts(sb, "?");
+    }
+    sb_printf(sb, "] %s", dtype_name(t->dtype));
+}
+
+/* "a is [128, 512] FP16" for error messages */
+static const char *describe(IrCtx *c, const Expr *e) {
+    StrBuf sb = {0};
+    if (e->kind == EX_VAR) sb_printf(&sb, "'%s' ", e->var->name);
+    if (e->type && (e->type->kind == TY_TENSOR || e->type->kind == TY_TILE)) {
+        sb_puts(&sb, e->type->kind == TY_TENSOR ? "tensor " : "tile ");
+        shape_str(e->type, &sb);
+    } else sb_puts(&sb, "a non-shaped value");
+    char *s = arena_strdup(c->arena, sb_cstr(&sb));
+    sb_free(&sb);
+    return s;
+}
+
+static bool fail(IrCtx *c, const Expr *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(IrCtx *c, const Expr *call, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (c->diag) diag_vadd(c->diag, DIAG_ERROR, call->span, NULL, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool is_shaped(const Expr *e, TypeKind k) { return e->type && e->type->kind == k; }
+
+static bool static_tuple(const Expr *e, int64_t *out, int *n) {
+    if (e->kind != EX_TUPLE) return false;
+    for (int i = 0; i < e->tuple.n; i++) {
+        if (e->tuple.items[i]->kind != EX_CONST_INT) return false;
+        out[i] = e->tuple.items[i]->ci.value;
+    }
+    *n = e->tuple.n;
+    return true;
+}
+
+static const AttrVal *kw(const Expr *call, const char *key) { return ir_attr_get(&call->call.kwargs, key); }
+static bool kw_bool(const Expr *call, const char *key) { const AttrVal *v = kw(call, key); return v && v->i; }
+
+static MemSpace kw_mem(const Expr *call) {
+    const AttrVal *v = kw(call, "target_memory");
+    return v && v->kind == AV_MEM ? v->mem : MS_NONE;
+}
+
+static DType acc_dtype_for(DType operand) { return dtype_is_int(operand) ? DT_INT32 : DT_FP32; }
+
+/* [M, K] x [K, N]: checks ranks, dtypes and the inner dimension; returns M, N in mn. */
+static bool matmul_dims(IrCtx *c, Expr *call, Expr *lhs, Expr *rhs, TypeKind k, int64_t mn[2]) {
+    if (!is_shaped(lhs, k) || !is_shaped(rhs, k) || lhs->type->rank != 2 || rhs->type->rank != 2)
+        return fail(c, call, "%s: operands must be 2-D %ss: got %s and %s", ir_op_info(call->call.op)->name,
+                    k == TY_TENSOR ? "tensor" : "tile", describe(c, lhs), describe(c, rhs));
+    int64_t ld[2], rd[2];
+    if (!ir_type_static_dims(lhs->type, ld) || !ir_type_static_dims(rhs->type, rd))
+        return fail(c, call, "%s: operand shapes must be static", ir_op_info(call->call.op)->name);
+    bool at = kw_bool(call, "a_trans"), bt = kw_bool(call, "b_trans");
+    int64_t M = at ? ld[1] : ld[0], K1 = at ? ld[0] : ld[1];
+    int64_t K2 = bt ? rd[1] : rd[0], N = bt ? rd[0] : rd[1];
+    if (K1 != K2)
+        return fail(c, call, "%s: inner dimensions differ: %s has K = %lld but %s has K = %lld",
+                    ir_op_info(call->call.op)->name, describe(c, lhs), (long long)K1, describe(c, rhs), (long long)K2);
+    if (lhs->type->dtype != rhs->type->dtype)
+        return fail(c, call, "%s: operand dtypes differ: %s vs %s (the cube multiplies equal types: FP16, BF16, FP32 or INT8)",
+                    ir_op_info(call->call.op)->name, describe(c, lhs), describe(c, rhs));
+    mn[0] = M;
+    mn[1] = N;
+    return true;
+}
+
+static bool deduce_tensor(IrCtx *c, Expr *call) {
+    Expr **a = call->call.args;
+    int64_t d[8];
+    int n;
+    switch (call->call.op) {
+    case OP_TENSOR_MATMUL: {
+        int64_t mn[2];
+        if (!matmul_dims(c, call, a[0], a[1], TY_TENSOR, mn)) return false;
+        const AttrVal *od = kw(call, "out_dtype");
+        call->type = ir_tensor_type(c, od ? od->dtype : a[0]->type->dtype, 2, mn);
+        return true;
+    }
+    case OP_TENSOR_MATMUL_ACC: {
+        int64_t mn[2];
+        if (!matmul_dims(c, call, a[1], a[2], TY_TENSOR, mn)) return false;
+        if (!is_shaped(a[0], TY_TENSOR) || a[0]->type->rank != 2 || ir_type_dim(a[0]->type, 0) != mn[0] ||
+            ir_type_dim(a[0]->type, 1) != mn[1])
+            return fail(c, call, "tensor.matmul_acc: accumulator %s does not match the product shape [%lld, %lld]",
+                        describe(c, a[0]), (long long)mn[0], (long long)mn[1]);
+        call->type = a[0]->type;
+        return true;
+    }
+    case OP_TENSOR_ASSEMBLE: {
+        if (!is_shaped(a[0], TY_TENSOR))
+            return fail(c, call, "assemble: the target must be a tensor, got %s", describe(c, a[0]));
+        if (!a[1]->type || (a[1]->type->kind != TY_TENSOR && a[1]->type->kind != TY_TILE))
+            return fail(c, call, "assemble: the source must be a tensor or tile, got %s", describe(c, a[1]));
+        int64_t td[8], sd[8];
+        if (static_tuple(a[2], d, &n) && ir_type_static_dims(a[0]->type, td) && ir_type_static_dims(a[1]->type, sd)) {
+            if (n != a[0]->type->rank || a[1]->type->rank != n)
+                return fail(c, call, "assemble: rank mismatch: target %s, source %s, %d offsets",
+                            describe(c, a[0]), describe(c, a[1]), n);
+            for (int i = 0; i < n; i++)
+                if (d[i] < 0 || d[i] + sd[i] > td[i])
+                    return fail(c, call, "assemble: source %s at offset %lld does not fit target %s in dim %d",
+                                describe(c, a[1]), (long long)d[i], describe(c, a[0]), i);
+        }
+        if (a[0]->type->dtype != a[1]->type->dtype)
+            return fail(c, call, "assemble: dtype mismatch: target %s, source %s (cast the source first)",
+                        describe(c, a[0]), describe(c, a[1]));
+        call->type = a[0]->type;
+        return true;
+    }
+    case OP_TENSOR_SLICE: {
+        if (!is_shaped(a[0], TY_TENSOR)) return fail(c, call, "slice: expected a tensor, got %s", describe(c, a[0]));
+        if (!static_tuple(a[1], d, &n)) return fail(c, call, "slice: the shape must be static");
+        call->type = ir_tensor_type(c, a[0]->type->dtype, n, d);
+        return true;
+    }
+    case OP_TENSOR_CREATE: {
+        const AttrVal *dt = kw(call, "dtype");
+        if (!static_tuple(a[0], d, &n)) return fail(c, call, "create: the shape must be static");
+        call->type = ir_tensor_type(c, dt ? dt->dtype : DT_FP32, n, d);
+        return true;
+    }
+    default: return fail(c, call, "internal: no tensor deduction for %s", ir_op_info(call->call.op)->name);
+    }
+}
+
+/* Sets an explicit view only when it differs from the implicit one (canonical encoding). */
+static void set_view(IrCtx *c, Type *t, TileView v) {
+    TileView imp = ir_implicit_view(t);
+    if (ir_view_equal(&v, &imp)) { t->view = NULL; return; }
+    t->view = ARENA_NEW(c->arena, TileView);
+    *t->view = v;
+}
+
+/* 1: deduced, 0: user error reported, -1: not a data-movement op */
+static int deduce_tile_data(IrCtx *c, Expr *call) {
+    Expr **a = call->call.args;
+    int64_t d[8];
+    int n;
+    switch (call->call.op) {
+    case OP_TILE_LOAD: {
+        if (!is_shaped(a[0], TY_TENSOR)) return (int)fail(c, call, "tile.load: expected a tensor, got %s", describe(c, a[0]));
+        if (!static_tuple(a[2], d, &n)) return (int)fail(c, call, "tile.load: the shape must be static");
+        call->type = ir_tile_type(c, a[0]->type->dtype, n, d, kw_mem(call));
+        int64_t vd[8] = {0};
+        int vn = 0;
+        if (static_tuple(a[3], vd, &vn) && memcmp(vd, d, sizeof(int64_t) * (size_t)n) != 0) {
+            TileView v = ir_implicit_view(call->type);
+            v.nvalid = vn;
+            v.valid_shape = ARENA_ARRAY(c->arena, Expr *, vn);
+            for (int i = 0; i < vn; i++) v.valid_shape[i] = ir_const_int(c, vd[i], DT_INDEX);
+            set_view(c, call->type, v);
+        }
+        return 1;
+    }
+    case OP_TILE_STORE:
+        if (!is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "tile.store: expected a tile, got %s", describe(c, a[0]));
+        if (!is_shaped(a[2], TY_TENSOR)) return (int)fail(c, call, "tile.store: the destination must be a tensor, got %s", describe(c, a[2]));
+        call->type = a[2]->type;
+        return 1;
+    case OP_TILE_CREATE: {
+        if (!static_tuple(a[0], d, &n)) return (int)fail(c, call, "tile.create: the shape must be static");
+        const AttrVal *dt = kw(call, "dtype");
+        call->type = ir_tile_type(c, dt ? dt->dtype : DT_FP32, n, d, kw_mem(call));
+        if (kw_bool(call, "compact")) {
+            TileView v = ir_implicit_view(call->type);
+            v.compact = true;
+            set_view(c, call->type, v);
+        }
+        return 1;
+    }
+    case OP_TILE_ALLOC:
+        call->type = ir_ptr_type(c);
+        return 1;
+    case OP_TILE_EXTRACT: {
+        if (!is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "tile.extract: expected a tile, got %s", describe(c, a[0]));
+        if (!static_tuple(a[3], d, &n) || n != 2) return (int)fail(c, call, "tile.extract: the shape must be a static 2-D list");
+        MemSpace sp = kw_mem(call);
+        call->type = ir_tile_type(c, a[0]->type->dtype, 2, d, sp);
+        TileView v = ir_implicit_view(call->type);
+        if (sp == MS_LEFT) { v.blayout = TL_ROW_MAJOR; v.slayout = TL_ROW_MAJOR; }
+        if (sp == MS_RIGHT) { v.blayout = TL_ROW_MAJOR; v.slayout = TL_COL_MAJOR; }
+        set_view(c, call->type, v);
+        int64_t r, cc, sd[2];
+        if (ir_is_const_int(a[1], &r) && ir_is_const_int(a[2], &cc) && ir_type_static_dims(a[0]->type, sd) &&
+            (r + d[0] > sd[0] || cc + d[1] > sd[1] || r < 0 || cc < 0))
+            return (int)fail(c, call, "tile.extract: window [%lld, %lld] at (%lld, %lld) exceeds source %s",
+                        (long long)d[0], (long long)d[1], (long long)r, (long long)cc, describe(c, a[0]));
+        return 1;
+    }
+    case OP_TILE_MOVE:
+        if (!is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "tile.move: expected a tile, got %s", describe(c, a[0]));
+        call->type = ir_type_copy(c, a[0]->type);
+        call->type->memref = NULL;
+        call->type->space = kw_mem(call);
+        call->type->view = NULL;
+        return 1;
+    default: return -1;
+    }
+}
+
+static bool deduce_tile_cube(IrCtx *c, Expr *call) {
+    Expr **a = call->call.args;
+    switch (call->call.op) {
+    case OP_TILE_MATMUL: case OP_TILE_MATMUL_BIAS: {
+        int64_t mn[2];
+        if (!matmul_dims(c, call, a[0], a[1], TY_TILE, mn)) return false;
+        call->type = ir_tile_type(c, acc_dtype_for(a[0]->type->dtype), 2, mn, MS_ACC);
+        return true;
+    }
+    case OP_TILE_MATMUL_ACC: {
+        int64_t mn[2];
+        if (!matmul_dims(c, call, a[1], a[2], TY_TILE, mn)) return false;
+        if (!is_shaped(a[0], TY_TILE))
+            return fail(c, call, "tile.matmul_acc: the accumulator must be a tile, got %s", describe(c, a[0]));
+        call->type = ir_type_copy(c, a[0]->type);
+        call->type->memref = NULL;
+        if (call->type->space == MS_NONE) call->type->space = MS_ACC;
+        return true;
+    }
+    case OP_TILE_ASSEMBLE:
+        call->type = ir_type_copy(c, a[0]->type);
+        call->type->memref = NULL;
+        return true;
+    case OP_TILE_SET_VALIDSHAPE: {
+        call->type = ir_type_copy(c, a[0]->type);
+        call->type->memref = NULL;
+        TileView v = ir_effective_view(a[0]->type);
+        v.nvalid = 2;
+        v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
+        v.valid_shape[0] = a[1];
+        v.valid_shape[1] = a[2];
+        set_view(c, call->type, v);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+bool ir_deduce_call(IrCtx *c, Expr *call) {
+    PTOC_ASSERT(call->kind == EX_CALL, "not a call");
+    if (call->call.op == OP_NONE) {
+        Function *f = call->call.callee;
+        if (!f) return fail(c, call, "call of unknown function '%s'", call->call.callee_name);
+        if (call->call.nargs != f->params.len)
+            return fail(c, call, "'%s' takes %d arguments, got %d", f->name, f->params.len, call->call.nargs);
+        call->type = f->nreturns == 1 ? f->return_types[0]
+                   : ir_tuple_type(c, f->return_types, f->nreturns);
+        return true;
+    }
+    const OpInfo *info = ir_op_info(call->call.op);
+    if (call->call.nargs < info->min_args || call->call.nargs > info->max_args) {
+        if (info->min_args == info->max_args)
+            return fail(c, call, "%s takes %d arguments, got %d", info->name, info->min_args, call->call.nargs);
+        return fail(c, call, "%s takes %d to %d arguments, got %d", info->name, info->min_args, info->max_args, call->call.nargs);
+    }
+    for (int i = 0; i < call->call.kwargs.len; i++)
+        if (!ir_op_accepts_kwarg(call->call.op, call->call.kwargs.items[i].key))
+            return fail(c, call, "%s has no option '%s' (accepted: %s)", info->name, call->call.kwargs.items[i].key,
+                        *info->kwargs ? info->kwargs : "none");
+    if (info->flags & OPF_TENSOR) return deduce_tensor(c, call);
+    int r = deduce_tile_data(c, call);
+    if (r >= 0) return r == 1;
+    return deduce_tile_cube(c, call);
+}
+
+/* ---- views and physical sizes ---- */
+TileView ir_implicit_view(const Type *t) {
+    TileView v = { .blayout = TL_ROW_MAJOR, .slayout = TL_NONE_BOX, .fractal = 512 };
+    switch (t->space) {
+    case MS_MAT: case MS_LEFT: v.blayout = TL_COL_MAJOR; v.slayout = TL_ROW_MAJOR; break;
+    case MS_RIGHT: v.blayout = TL_ROW_MAJOR; v.slayout = TL_COL_MAJOR; break;
+    case MS_ACC: v.blayout = TL_COL_MAJOR; v.slayout = TL_ROW_MAJOR; v.fractal = 1024; break;
+    default:
+        if (t->rank == 2 && t->shape[1]->kind == EX_CONST_INT && t->shape[1]->ci.value == 1 &&
+            t->shape[0]->kind == EX_CONST_INT && t->shape[0]->ci.value > 1)
+            v.blayout = TL_COL_MAJOR;
+        break;
+    }
+    return v;
+}
+
+TileView ir_effective_view(const Type *t) { return t->view ? *t->view : ir_implicit_view(t); }
+
+static bool exprs_equal_const(Expr **a, int na, Expr **b, int nb) {
+    if (na != nb) return false;
+    for (int i = 0; i < na; i++) {
+        if (a[i] == b[i]) continue;
+        int64_t x, y;
+        if (!ir_is_const_int(a[i], &x) || !ir_is_const_int(b[i], &y) || x != y) return false;
+    }
+    return true;
+}
+
+bool ir_view_equal(const TileView *a, const TileView *b) {
+    return a->blayout == b->blayout && a->slayout == b->slayout && a->fractal == b->fractal && a->pad == b->pad &&
+           a->compact == b->compact && exprs_equal_const(a->valid_shape, a->nvalid, b->valid_shape, b->nvalid) &&
+           exprs_equal_const(a->stride, a->nstride, b->stride, b->nstride) &&
+           ((!a->start_offset && !b->start_offset) ||
+            (a->start_offset && b->start_offset && exprs_equal_const((Expr **)&a->start_offset, 1, (Expr **)&b->start_offset, 1)));
+}
+
+static int64_t align_up(int64_t x, int64_t a) { return a > 1 ? (x + a - 1) / a * a : x; }
+
+int64_t ir_tile_physical_bytes(const Type *t, int64_t l0c_align_m) {
+    int eb = dtype_bytes(t->dtype);
+    PTOC_ASSERT(eb > 0, "tile of sub-byte dtype %s", dtype_name(t->dtype));
+    if (t->rank != 2) return ir_type_numel(t) * eb;
+    TileView v = ir_effective_view(t);
+    int64_t r0 = 1, c0 = 1;
+    if (v.slayout != TL_NONE_BOX) {
+        if (v.fractal == 1024) { r0 = 16; c0 = 16; }
+        else if (v.slayout == TL_ROW_MAJOR) { r0 = 16; c0 = 32 / eb; }
+        else { r0 = 32 / eb; c0 = 16; }
+    } else if (v.blayout == TL_ROW_MAJOR) c0 = 32 / eb;       /* row bytes multiple of 32 */
+    else r0 = 32 / eb;
+    int64_t rows = align_up(ir_type_dim(t, 0), r0), cols = align_up(ir_type_dim(t, 1), c0);
+    if (t->space == MS_ACC) rows = align_up(rows, l0c_align_m);
+    return rows * cols * eb;
+}
