@@ -180,10 +180,27 @@ static int tile_search_ks(const TileCtx *c, const TilePair *p, bool dbc, bool ne
     return cnt;
 }
 
+/* A lower bound of the rounded wall of every k of the pair (pruning only; exact, never optimistic):
+ * C_load >= min of its two routes, C_mad >= T*(mad_head + mad_mn*cdiv(K, kt)) since kblk >= 1 and
+ * kfrac >= cdiv(K, kt); IEEE +, max and llround are monotone, and the dbC bubble term is >= 0. */
+static int64_t tile_pair_lower_bound(const TileCtx *c, const TilePair *p, bool dbc) {
+    const L0TileConfig *g = c->cfg;
+    double lb = p->load_full < p->load_split ? p->load_full : p->load_split;
+    int64_t kf = g->K / c->kt + (g->K % c->kt != 0), inner, mad;
+    if (g->mad_head >= 0 && tile_mul(p->mad_mn, kf, &inner) && !__builtin_add_overflow(inner, g->mad_head, &inner) &&
+        tile_mul(p->tiles, inner, &mad) && (double)mad > lb)
+        lb = (double)mad;
+    double w = dbc ? (lb > p->drain ? lb : p->drain) : lb + p->drain;
+    if (!(w < 9007199254740992.0)) return INT64_MAX;   /* every k is illegal (or infinitely bad) anyway */
+    return llround(w);
+}
+
 /* One (m, n): pair state, the L8 inner-pair test (before the k loop), then the k loop. */
 static int tile_search_pair(const TileCtx *c, Stationarity st, bool dbc, int64_t m, int64_t n, int64_t bm,
                             int64_t bn, int64_t a0, int64_t b0, TileCand *top, int cnt, int ntop) {
     const L0TileConfig *g = c->cfg;
+    bool need_full_k = st != STAT_OUTPUT || dbc;
+    if (need_full_k && (!c->k_on_grid || g->K > a0 / bm || g->K > b0 / bn)) return cnt;   /* k == K cannot fit */
     TilePair p;
     if (!tile_pair_init(c, m, n, bm, bn, a0, b0, st, &p)) return cnt;
     if (dbc) {
@@ -191,7 +208,8 @@ static int tile_search_pair(const TileCtx *c, Stationarity st, bool dbc, int64_t
         int64_t inner = rows_outer ? g->N / n : g->M / m;
         if (inner < 2) return cnt;
     }
-    return tile_search_ks(c, &p, dbc, st != STAT_OUTPUT || dbc, top, cnt, ntop);
+    if (cnt == ntop && tile_pair_lower_bound(c, &p, dbc) > top[cnt - 1].wall) return cnt;
+    return tile_search_ks(c, &p, dbc, need_full_k, top, cnt, ntop);
 }
 
 int tile_search(const TileCtx *c, Stationarity st, bool dbc, int64_t a0, int64_t b0, int64_t c0, TileCand *top,
