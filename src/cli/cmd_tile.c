@@ -313,7 +313,7 @@ typedef struct TileArgs {
     int npos;
     int64_t mnk[3];
     const char *dtype, *acc, *target, *planner;
-    bool dbc, json, batch, raw;
+    bool dbc, json, batch, raw, friendly_opt;
     long repeat;
     L0TileConfig raw_cfg;
 } TileArgs;
@@ -329,9 +329,10 @@ static int tile_parse_args(int argc, char **argv, TileArgs *a) {
         if (slot) {
             if (i + 1 >= argc) return tile_usage_error("%s needs a value", s);
             *slot = argv[++i];
+            a->friendly_opt = true;
         } else if (!strcmp(s, "--repeat")) {
             if (i + 1 >= argc || (a->repeat = atol(argv[++i])) < 1) return tile_usage_error("%s needs N >= 1", s);
-        } else if (!strcmp(s, "--dbc")) { a->dbc = true;
+        } else if (!strcmp(s, "--dbc")) { a->dbc = a->friendly_opt = true;
         } else if (!strcmp(s, "--json")) { a->json = true;
         } else if (!strcmp(s, "--batch")) { a->batch = true;
         } else if (strchr(s, '=')) {
@@ -390,11 +391,12 @@ int cli_tile(int argc, char **argv) {
     int rc = tile_parse_args(argc, argv, &a);
     if (rc) return rc;
     if (a.batch) {
-        if (a.raw || a.npos) return tile_usage_error("%s", "--batch takes its configs on stdin only");
+        if (a.raw || a.npos || a.friendly_opt) return tile_usage_error("%s", "--batch takes its configs on stdin only");
         return tile_batch();
     }
     if (a.raw) {
-        if (a.npos) return tile_usage_error("%s", "do not mix positional M N K with FIELD=VALUE words");
+        if (a.npos || a.friendly_opt)
+            return tile_usage_error("%s", "FIELD=VALUE words cannot be mixed with M N K or the friendly options");
         return tile_run(&a.raw_cfg, a.json, a.repeat, "ptoc tile (raw config)");
     }
     if (a.npos != 3) {

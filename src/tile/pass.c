@@ -1,6 +1,6 @@
 /* pass — how AutoTileMatmulL0 fills an L0TileConfig for a plain or accumulating matmul
- * (chooser.md §13): target capacities and cost model, alignments, gates from the pass options.
- * Biased matmul (box alignments, bias-table caps on n) is not filled here yet. */
+ * (chooser.md §13): target capacities and cost model, alignments, gates from the pass options;
+ * plus the biased-matmul adjustments (box-derived alignments, bias-table caps on n). */
 #include "tile/tile.h"
 
 void tile_pass_opts_defaults(TilePassOpts *o) {
@@ -43,4 +43,40 @@ void tile_pass_config(L0TileConfig *g, const Target *t, int64_t M, int64_t N, in
     g->c_read = o->is_matmul_acc;
     g->allow_padding = false;
     g->allow_k_boundary = true;
+    if (o->box_align_m > 0) g->box_align_m = o->box_align_m;
+    if (o->box_align_n > 0) g->box_align_n = o->box_align_n;
+}
+
+static int64_t tile_max3(int64_t a, int64_t b, int64_t c) {
+    int64_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+const char *tile_pass_config_bias(L0TileConfig *g, const Target *t, int64_t M, int64_t N, int64_t K, DType a,
+                                  DType b, DType c, const TilePassOpts *o, const TileBiasInfo *bias) {
+    tile_pass_config(g, t, M, N, K, a, b, c, o);
+    if (bias->lhs_box_rows <= 0 || bias->lhs_box_cols <= 0 || bias->rhs_box_rows <= 0 || bias->rhs_box_cols <= 0)
+        return "PH-AT-011";
+    int64_t al = t->l0_align;
+    g->align_m = bias->lhs_box_rows > al ? bias->lhs_box_rows : al;
+    g->align_n = bias->rhs_box_cols > al ? bias->rhs_box_cols : al;
+    g->align_k = tile_max3(al, bias->lhs_box_cols, bias->rhs_box_rows);
+    g->box_align_m = bias->lhs_box_rows;
+    g->box_align_n = bias->rhs_box_cols;
+    int64_t max_n = g->bytes_c > 0 ? t->bias_bytes / g->bytes_c : 0;
+    if (max_n > INT32_MAX) max_n = INT32_MAX;                    /* clamped to int, as the reference */
+    if (max_n < t->l0_min) return "PH-AT-011";
+    g->max_n = max_n;
+    g->min_m = g->align_m > t->l0_min ? g->align_m : t->l0_min;
+    g->min_n = g->align_n > t->l0_min ? g->align_n : t->l0_min;
+    g->min_k = g->align_k > t->l0_min ? g->align_k : t->l0_min;
+    if (bias->bias_resident) {
+        g->max_n_pipelined = g->max_n_nested_pipelined = 0;
+        g->min_n = N;                                            /* cannot be N-sub-windowed */
+    } else {
+        g->max_n_pipelined = max_n / 2;                          /* two Bias slots */
+        g->max_n_nested_pipelined = max_n / 4;                   /* OS with N inner: four */
+    }
+    if (M % g->align_m != 0 || N % g->align_n != 0 || K % g->align_k != 0) return "PH-AT-011";
+    return NULL;
 }

@@ -97,7 +97,14 @@ typedef struct TilePassOpts {
     bool enable_pypto_l0c_double_buffer;  /* opens dbC under the PYPTO planner */
     bool force_output_stationary;         /* closes the AS / BS gates */
     bool is_matmul_acc;                   /* tile.matmul_acc -> c_read */
+    int64_t box_align_m, box_align_n;     /* canonical split-K M/N path: lhs box rows, rhs box cols (0 = 1) */
 } TilePassOpts;
+
+/* tile.matmul_bias only: the operand box shapes (0 = unknown) and where the bias lives. */
+typedef struct TileBiasInfo {
+    int64_t lhs_box_rows, lhs_box_cols, rhs_box_rows, rhs_box_cols;
+    bool bias_resident;                   /* already in Bias (cannot be N-windowed); else Mat-resident */
+} TileBiasInfo;
 
 void tile_pass_opts_defaults(TilePassOpts *o);
 /* Non-biased matmul: capacities, cost model, align/min from the target, l0c_align_m for the
@@ -105,5 +112,11 @@ void tile_pass_opts_defaults(TilePassOpts *o);
  * Element sizes are dtype_bytes (0 for sub-byte dtypes: the pass skips those before the call). */
 void tile_pass_config(L0TileConfig *cfg, const Target *t, int64_t M, int64_t N, int64_t K, DType a, DType b,
                       DType c, const TilePassOpts *o);
+/* tile.matmul_bias: tile_pass_config plus the §13 biased-matmul adjustments (box-derived align/min,
+ * bias-table cap on n, pipelined caps for a Mat-resident bias, min_n = N for a Bias-resident one).
+ * Returns NULL when the chooser may be called, or the perf-hint code the pass reports instead of
+ * calling it ("PH-AT-011": unknown box, bias table below the minimum n, or M/N/K unaligned). */
+const char *tile_pass_config_bias(L0TileConfig *cfg, const Target *t, int64_t M, int64_t N, int64_t K, DType a,
+                                  DType b, DType c, const TilePassOpts *o, const TileBiasInfo *bias);
 
 #endif

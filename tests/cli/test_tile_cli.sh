@@ -78,6 +78,7 @@ if run bad-value 2 M=16 N=x K=16; then has bad-value "$ERR" "bad value 'x' for f
 if run bad-bool 2 M=16 N=16 K=16 c_read=yes; then has bad-bool "$ERR" "field 'c_read'"; fi
 if run bad-opt 2 128 128 128 --frobnicate; then has bad-opt "$ERR" "unknown option '--frobnicate'"; fi
 if run bad-dtype 2 128 128 128 --dtype fp64; then has bad-dtype "$ERR" "--dtype"; fi
+if run mixed 2 M=16 N=16 K=16 --target a5; then has mixed "$ERR" "cannot be mixed"; fi
 if run no-args 2; then has no-args "$ERR" "usage: ptoc tile"; fi
 if run help 0 --help; then has help "$OUT" "allow_k_boundary"; fi
 

@@ -332,6 +332,62 @@ TEST(test_pass_config) {
     CHECK_EQ_INT(r.estimated_cost_cycles, 11787);
 }
 
+TEST(test_pass_config_bias) {
+    const Target *t = target_get(TGT_A2A3);
+    TilePassOpts o;
+    tile_pass_opts_defaults(&o);
+    TileBiasInfo bi = { 16, 16, 16, 16, false };
+    L0TileConfig g;
+    CHECK(tile_pass_config_bias(&g, t, 512, 1024, 256, DT_FP16, DT_FP16, DT_FP32, &o, &bi) == NULL);
+    CHECK_EQ_INT(g.max_n, 256);
+    CHECK_EQ_INT(g.max_n_pipelined, 128);
+    CHECK_EQ_INT(g.max_n_nested_pipelined, 64);
+    CHECK_EQ_INT(g.box_align_n, 16);
+    L0TileResult r;
+    char err[256];
+    CHECK(tile_choose_l0(&g, &r, err, sizeof err));
+    CHECK(r.n <= 256);                 /* bias table: max_n */
+    CHECK(r.k < 256 || r.stationarity == STAT_B || r.n <= 128);   /* full-K grid: pipelined cap */
+    /* with full K the OS/AS candidates are held to the pipelined caps (L9) */
+    CHECK(!tile_candidate_legal(&g, 128, 256, 256, STAT_A, false));
+    L0TileConfig h = raw_cfg(256, 512, 64);   /* L9 nested cap hits OS candidates that hold A */
+    h.max_n_pipelined = 128;
+    h.max_n_nested_pipelined = 64;
+    TileScore s;
+    CHECK(tile_score(&h, 256, 96, 64, STAT_OUTPUT, false, &s));
+    CHECK(s.holds_a);
+    CHECK(!tile_candidate_legal(&h, 256, 96, 64, STAT_OUTPUT, false));
+    CHECK(tile_candidate_legal(&h, 256, 96, 64, STAT_B, false));
+    CHECK(tile_candidate_legal(&h, 128, 144, 64, STAT_B, false));         /* BS: only max_n */
+    h.max_n_nested_pipelined = 0;
+    CHECK(tile_candidate_legal(&h, 256, 96, 64, STAT_OUTPUT, false));
+    CHECK(!tile_candidate_legal(&h, 128, 144, 64, STAT_OUTPUT, false));   /* one-level cap 128 */
+    CHECK(!tile_candidate_legal(&h, 128, 144, 64, STAT_A, false));
+    h.max_n_pipelined = 0;
+    CHECK(tile_candidate_legal(&h, 128, 144, 64, STAT_OUTPUT, false));
+    bi = (TileBiasInfo){ 16, 32, 32, 32, false };   /* INT8 NZ-style boxes */
+    CHECK(tile_pass_config_bias(&g, t, 512, 512, 256, DT_INT8, DT_INT8, DT_INT32, &o, &bi) == NULL);
+    CHECK_EQ_INT(g.align_n, 32);
+    CHECK_EQ_INT(g.align_k, 32);
+    CHECK_EQ_INT(g.min_n, 32);
+    CHECK_EQ_INT(g.min_m, 16);
+    CHECK_EQ_INT(g.l0c_align_m, 32);
+    bi.bias_resident = true;
+    CHECK(tile_pass_config_bias(&g, target_get(TGT_A5), 512, 512, 256, DT_FP16, DT_FP16, DT_FP32, &o, &bi) == NULL);
+    CHECK_EQ_INT(g.max_n, 1024);
+    CHECK_EQ_INT(g.max_n_pipelined, 0);
+    CHECK_EQ_INT(g.min_n, 512);
+    bi = (TileBiasInfo){ 0, 16, 16, 16, false };
+    CHECK_EQ_STR(tile_pass_config_bias(&g, t, 512, 512, 256, DT_FP16, DT_FP16, DT_FP32, &o, &bi), "PH-AT-011");
+    bi = (TileBiasInfo){ 16, 16, 16, 16, false };
+    CHECK_EQ_STR(tile_pass_config_bias(&g, t, 512, 500, 256, DT_FP16, DT_FP16, DT_FP32, &o, &bi), "PH-AT-011");
+    o.box_align_m = 16;
+    o.box_align_n = 32;
+    o.force_output_stationary = true;
+    tile_pass_config(&g, t, 512, 512, 256, DT_INT8, DT_INT8, DT_INT32, &o);
+    CHECK(g.box_align_m == 16 && g.box_align_n == 32 && !g.allow_a_stationary);
+}
+
 TEST(test_overflow_is_illegal) {
     /* ba*M*K overflows 64 bits: every candidate is illegal -> error 13, never a wrapped cost */
     L0TileConfig g = raw_cfg(INT64_C(1) << 40, INT64_C(1) << 40, INT64_C(1) << 40);
@@ -754,6 +810,7 @@ int main(void) {
     RUN(test_already_l0_sized);
     RUN(test_c_read_only_traffic);
     RUN(test_pass_config);
+    RUN(test_pass_config_bias);
     RUN(test_overflow_is_illegal);
     RUN(test_oracle_random);
     RUN(test_oracle_large);
