@@ -57,6 +57,11 @@ int64_t sim_layout_offset(MirLayout blayout, MirLayout slayout, int64_t fractal,
 /* Inner box of a layout: r0 x c0 elements (1 x 1 for none_box). */
 void sim_layout_box(MirLayout slayout, int64_t fractal, int elem_bytes, int64_t *r0, int64_t *c0);
 
+/* One element of type t at p, as a double (FP16/BF16/FP32, integers); writing converts with round
+ * half to even (FP16/BF16) or saturation (integers). */
+double sim_read_elem(DType t, const uint8_t *p);
+void sim_write_elem(DType t, uint8_t *p, double v);
+
 /* Duration in cycles of one tile instruction of k on target t (the timing model of docs/sim.md);
  * set_flag / barrier 1, wait_flag 0. */
 int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i);

@@ -92,8 +92,6 @@ bool sim_hard_error(SimRun *s, const MirInst *i, const char *fmt, ...) __attribu
 void sim_add_msg(SimRun *s, bool race, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* layout.c */
 bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v);
-double sim_read_elem(DType t, const uint8_t *p);
-void sim_write_elem(DType t, uint8_t *p, double v);
 void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *src, int64_t sr, int64_t sc,
                      int64_t rows, int64_t cols);
 void sim_fill_pad(const SimView *v, int64_t vrows, int64_t vcols, double value);

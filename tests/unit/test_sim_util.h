@@ -14,7 +14,7 @@ typedef struct KB {              /* kernel builder: numbers every instruction wi
     int nsync;
 } KB;
 
-static MirBuf tbuf(const char *name, MemSpace sp, int64_t addr, DType dt, int64_t rows, int64_t cols, MirLayout bl,
+static inline MirBuf tbuf(const char *name, MemSpace sp, int64_t addr, DType dt, int64_t rows, int64_t cols, MirLayout bl,
                    MirLayout sl, int64_t fractal) {
     MirBuf b = { .name = name, .space = sp, .addr = addr, .dtype = dt, .rows = rows, .cols = cols, .valid_rows = rows,
                  .valid_cols = cols, .blayout = bl, .slayout = sl, .fractal = fractal };
@@ -26,7 +26,7 @@ static MirBuf tbuf(const char *name, MemSpace sp, int64_t addr, DType dt, int64_
 #define ZN ML_ROW_MAJOR, ML_COL_MAJOR
 #define NDL ML_ROW_MAJOR, ML_NONE_BOX
 
-static void tparams(Kernel *k, int n, const char **names, const DType *dts, const int64_t (*shapes)[2]) {
+static inline void tparams(Kernel *k, int n, const char **names, const DType *dts, const int64_t (*shapes)[2]) {
     k->params = ARENA_ARRAY(k->arena, MirParam, n);
     k->nparams = n;
     for (int j = 0; j < n; j++) {
@@ -37,21 +37,21 @@ static void tparams(Kernel *k, int n, const char **names, const DType *dts, cons
     }
 }
 
-static MirInst *kb_push(KB *b, MirBlock *blk, MirInst *i) {
+static inline MirInst *kb_push(KB *b, MirBlock *blk, MirInst *i) {
     i->loc.line = ++b->line;
     if (mir_is_sync(i) && ((b->skip >> (b->nsync++)) & 1u)) return i;
     mir_block_push(b->k, blk ? blk : &b->k->body, i);
     return i;
 }
 
-static MirInst *kb_tile(KB *b, MirBlock *blk, MirOp op, int dst, int src0, int src1, int src2) {
+static inline MirInst *kb_tile(KB *b, MirBlock *blk, MirOp op, int dst, int src0, int src1, int src2) {
     MirInst *i = mir_inst_new(b->k, op, PIPE_NONE);
     i->dst = dst; i->src0 = src0; i->src1 = src1; i->src2 = src2;
     i->pipe = mir_pipe_for(b->k, op, dst, src0);
     return kb_push(b, blk, i);
 }
 
-static MirInst *kb_gm(KB *b, MirBlock *blk, MirOp op, int buf, int param, MirExpr *r, MirExpr *c) {
+static inline MirInst *kb_gm(KB *b, MirBlock *blk, MirOp op, int buf, int param, MirExpr *r, MirExpr *c) {
     MirInst *i = mir_inst_new(b->k, op, PIPE_NONE);
     if (op == MI_TLOAD) i->dst = buf; else i->src0 = buf;
     i->param = param;
@@ -61,32 +61,32 @@ static MirInst *kb_gm(KB *b, MirBlock *blk, MirOp op, int buf, int param, MirExp
     return kb_push(b, blk, i);
 }
 
-static MirInst *kb_ext(KB *b, MirBlock *blk, int dst, int src, MirExpr *r, MirExpr *c) {
+static inline MirInst *kb_ext(KB *b, MirBlock *blk, int dst, int src, MirExpr *r, MirExpr *c) {
     MirInst *i = kb_tile(b, blk, MI_TEXTRACT, dst, src, -1, -1);
     i->off[0] = r ? r : mir_const(b->k, 0);
     i->off[1] = c ? c : mir_const(b->k, 0);
     return i;
 }
 
-static MirInst *kb_flag(KB *b, MirBlock *blk, MirOp op, Pipe src, Pipe dst, int ev) {
+static inline MirInst *kb_flag(KB *b, MirBlock *blk, MirOp op, Pipe src, Pipe dst, int ev) {
     MirInst *i = mir_inst_new(b->k, op, op == MI_SET_FLAG ? src : dst);
     i->src_pipe = src; i->dst_pipe = dst; i->event = ev;
     return kb_push(b, blk, i);
 }
 
-static MirInst *kb_bar(KB *b, MirBlock *blk, Pipe p) { return kb_push(b, blk, mir_inst_new(b->k, MI_BARRIER, p)); }
+static inline MirInst *kb_bar(KB *b, MirBlock *blk, Pipe p) { return kb_push(b, blk, mir_inst_new(b->k, MI_BARRIER, p)); }
 
-static uint32_t trand(uint32_t *s) { *s = *s * 1664525u + 1013904223u; return *s >> 8; }
-static float trandf(uint32_t *s) { return (float)trand(s) / (float)(1u << 24) * 2.0f - 1.0f; }
+static inline uint32_t trand(uint32_t *s) { *s = *s * 1664525u + 1013904223u; return *s >> 8; }
+static inline float trandf(uint32_t *s) { return (float)trand(s) / (float)(1u << 24) * 2.0f - 1.0f; }
 
-static uint16_t *rand_fp16(int64_t n, uint32_t seed) {
+static inline uint16_t *rand_fp16(int64_t n, uint32_t seed) {
     uint16_t *p = malloc(sizeof(uint16_t) * (size_t)n);
     for (int64_t j = 0; j < n; j++) p[j] = f32_to_fp16(trandf(&seed));
     return p;
 }
 
 /* c[m x n] = a * b, FP32 accumulation in order of k, a and b given as floats. */
-static void ref_matmul(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c) {
+static inline void ref_matmul(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c) {
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             double s = 0;
@@ -95,7 +95,7 @@ static void ref_matmul(int64_t m, int64_t n, int64_t k, const float *a, const fl
         }
 }
 
-static bool msgs_contain(const char *const *v, int n, const char *needle) {
+static inline bool msgs_contain(const char *const *v, int n, const char *needle) {
     for (int j = 0; j < n; j++)
         if (strstr(v[j], needle)) return true;
     return false;
@@ -104,7 +104,7 @@ static bool msgs_contain(const char *const *v, int n, const char *needle) {
 /* The [128,512]@[512,128] FP16 -> FP32 kernel of isa_and_sync.md §9, synchronised by hand
  * (plus pipe_barrier(M) before each matmul and M->FIX before the store). skip drops sync
  * instructions by creation index (0..18, see the comments). Params: a, b, c. */
-static Kernel *build_matmul(Arena *ar, unsigned skip) {
+static inline Kernel *build_matmul(Arena *ar, unsigned skip) {
     KB b = { .k = mir_kernel_new(ar, "matmul", CORE_AIC), .skip = skip };
     Kernel *k = b.k;
     const char *names[] = { "a", "b", "c" };
