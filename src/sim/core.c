@@ -33,6 +33,8 @@ void sim_core_free(SimCore *c) {
     for (int i = 0; i < MS_COUNT; i++) free(c->mem[i]);
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
+    for (int i = 0; i < MS_COUNT; i++) free(c->shadow[i]);
+    vec_free(&c->gm_shadow);
     free(c);
 }
 

@@ -11,6 +11,7 @@
 #include "sim/sim_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { K_RAW, K_WAR, K_WAW, K_RAR };
 static const char *kind_names[] = { "RAW", "WAR", "WAW", "RAR" };
@@ -21,45 +22,51 @@ static const char *op_name(MirOp op) {
     return op >= 0 && op <= MI_IF ? names[op] : "?";
 }
 
+static const int8_t slot_of[PIPE_COUNT] = {
+    [PIPE_S] = 0, [PIPE_V] = 1, [PIPE_M] = 2, [PIPE_MTE1] = 3, [PIPE_MTE2] = 4, [PIPE_MTE3] = 5, [PIPE_FIX] = 6,
+    [PIPE_ALL] = 7, [PIPE_MTE4] = 7, [PIPE_MTE5] = 7, [PIPE_V2] = 7,
+};
+
+/* Shadow memory lives in the core and is reset over the granules the previous run dirtied. GM
+ * shadow: every tensor parameter's granules, concatenated. */
 void sim_race_init(SimRun *s) {
-    s->gm_shadow = calloc((size_t)s->k->nparams + 1, sizeof(SimShadow *));
-    s->gm_granules = calloc((size_t)s->k->nparams + 1, sizeof(int64_t));
-    PTOC_ASSERT(s->gm_shadow && s->gm_granules, "out of memory");
+    SimCore *c = s->c;
+    for (int m = 0; m < MS_COUNT; m++) {
+        if (c->dirty_hi[m] > c->dirty_lo[m])
+            memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
+        c->dirty_lo[m] = INT64_MAX;
+        c->dirty_hi[m] = 0;
+    }
+    s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
+    int64_t total = 0;
+    for (int p = 0; p < s->k->nparams; p++) {
+        const MirParam *q = &s->k->params[p];
+        int64_t elems = 1;
+        for (int d = 0; d < q->rank; d++) elems *= q->shape[d];
+        s->gm_base[p] = total;
+        total += q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
+    }
+    s->gm_base[s->k->nparams] = total;
+    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
+    vec_reserve(&c->gm_shadow, (int)total + 1);
+    memset(c->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
 }
 
-void sim_race_free(SimRun *s) {
-    for (int m = 0; m < MS_COUNT; m++) { free(s->shadow[m]); s->shadow[m] = NULL; }
-    if (s->gm_shadow)
-        for (int p = 0; p < s->k->nparams; p++) free(s->gm_shadow[p]);
-    free(s->gm_shadow);
-    free(s->gm_granules);
-    s->gm_shadow = NULL;
-    s->gm_granules = NULL;
-    vec_free(&s->reported);
-}
+void sim_race_free(SimRun *s) { vec_free(&s->reported); }
 
-/* Shadow array for an access (allocated on first use); *n gets its granule count. */
+/* Shadow array for an access; *n gets its granule count. */
 static SimShadow *shadow_for(SimRun *s, const MirAccess *a, int64_t *n) {
+    SimCore *c = s->c;
     if (a->space == MS_DDR) {
-        if (!s->gm_shadow[a->param]) {
-            MirAccess whole;
-            const MirParam *p = &s->k->params[a->param];
-            int64_t elems = 1;
-            for (int d = 0; d < p->rank; d++) elems *= p->shape[d];
-            whole.hi = elems * dtype_bytes(p->dtype);
-            s->gm_granules[a->param] = whole.hi / SIM_GRANULE + 1;
-            s->gm_shadow[a->param] = calloc((size_t)s->gm_granules[a->param], sizeof(SimShadow));
-            PTOC_ASSERT(s->gm_shadow[a->param], "out of memory");
-        }
-        *n = s->gm_granules[a->param];
-        return s->gm_shadow[a->param];
+        *n = s->gm_base[a->param + 1] - s->gm_base[a->param];
+        return c->gm_shadow.data + s->gm_base[a->param];
     }
-    if (!s->shadow[a->space]) {
-        s->shadow[a->space] = calloc((size_t)(s->c->size[a->space] / SIM_GRANULE + 1), sizeof(SimShadow));
-        PTOC_ASSERT(s->shadow[a->space], "out of memory");
+    *n = c->size[a->space] / SIM_GRANULE + 1;
+    if (!c->shadow[a->space]) {
+        c->shadow[a->space] = calloc((size_t)*n, sizeof(SimShadow));
+        PTOC_ASSERT(c->shadow[a->space], "out of memory");
     }
-    *n = s->c->size[a->space] / SIM_GRANULE + 1;
-    return s->shadow[a->space];
+    return c->shadow[a->space];
 }
 
 /* Name of the operand of i that touches [lo, hi) of the access's space. */
@@ -74,56 +81,75 @@ static const char *operand_name(const Kernel *k, const MirInst *i, const MirAcce
     return "?";
 }
 
-/* Reports a conflict between d and an earlier-executed access (prev on pipe ppipe, issued at
- * porder). The message reads in program order: when prev was issued after d (it ran early because
- * nothing held it back), the roles are swapped, so removing a RAW flag reports RAW either way. */
-static void report(SimRun *s, int kind, const MirInst *prev, int ppipe, int32_t porder, const SimDyn *d, const MirAccess *a) {
-    const MirInst *late = d->inst, *early = prev;
-    int lpipe = d->pipe, epipe = ppipe;
-    if (porder > d->order) {
-        late = prev; early = d->inst; lpipe = ppipe; epipe = d->pipe;
+/* Reports a conflict between d and an earlier-executed access e. The message reads in program
+ * order: when e was issued after d (it ran early because nothing held it back), the roles are
+ * swapped, so removing a RAW flag reports RAW either way. */
+static void report(SimRun *s, int kind, const SimDyn *e, const SimDyn *d, const MirAccess *a) {
+    const SimDyn *late = d, *early = e;
+    if (e->order > d->order) {
+        late = e; early = d;
         kind = kind == K_RAW ? K_WAR : kind == K_WAR ? K_RAW : kind;
     }
     for (int j = 0; j < s->reported.len; j++) {
         const SimRace *x = &s->reported.data[j];
-        if (x->a == early && x->b == late && x->kind == kind) return;
+        if (x->a == early->inst && x->b == late->inst && x->kind == kind) return;
     }
-    vec_push(&s->reported, ((SimRace){ early, late, kind }));
+    vec_push(&s->reported, ((SimRace){ early->inst, late->inst, kind }));
     static const char *verbs[] = { "reads what", "overwrites what", "overwrites what", "reads Acc concurrently with what" };
     static const char *tails[] = { "wrote", "reads", "wrote", "reads" };
     const char *where = a->space == MS_DDR ? "GM" : memspace_name(a->space);
     sim_add_msg(s, true, "race: %s on %s [%lld, %lld): %s (%s, line %d) %s %s (%s, line %d) %s, %s (buffers %s / %s)",
-                kind_names[kind], where, (long long)a->lo, (long long)a->hi, op_name(late->op),
-                mir_pipe_name((Pipe)lpipe), late->loc.line, verbs[kind], op_name(early->op), mir_pipe_name((Pipe)epipe),
-                early->loc.line, tails[kind],
-                lpipe == epipe ? "same-pipe hazard without pipe_barrier" : "not ordered by a flag chain",
-                operand_name(s->k, late, a), operand_name(s->k, early, a));
+                kind_names[kind], where, (long long)a->lo, (long long)a->hi, op_name(late->inst->op),
+                mir_pipe_name((Pipe)late->pipe), late->inst->loc.line, verbs[kind], op_name(early->inst->op),
+                mir_pipe_name((Pipe)early->pipe), early->inst->loc.line, tails[kind],
+                late->pipe == early->pipe ? "same-pipe hazard without pipe_barrier" : "not ordered by a flag chain",
+                operand_name(s->k, late->inst, a), operand_name(s->k, early->inst, a));
 }
 
-/* Check and record one access of d to granules [g0, g1] of sh. */
+/* The checks of one access against one granule's state. */
+static void check(SimRun *s, const SimDyn *d, int32_t self, const SimShadow *x, bool write, bool acc_read,
+                  const MirAccess *a) {
+    const int32_t *kn = s->known[d->pipe];
+    if (x->w && x->w != self) {
+        const SimDyn *e = &s->dyn.data[x->w - 1];
+        if (kn[e->pipe] < e->seq) report(s, write ? K_WAW : K_RAW, e, d, a);
+    }
+    if (!write && !acc_read) return;
+    for (int q = 0; q < SIM_SLOTS; q++) {
+        if (!x->r[q] || x->r[q] == self) continue;
+        const SimDyn *e = &s->dyn.data[x->r[q] - 1];
+        if (kn[e->pipe] >= e->seq) continue;
+        if (write) report(s, K_WAR, e, d, a);
+        else if (e->pipe != d->pipe) report(s, K_RAR, e, d, a);
+    }
+}
+
+/* Check and record one access of d to granules [g0, g1] of sh. Runs of granules in identical
+ * states are checked once. */
 static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t g1, bool write, const MirAccess *a) {
-    int p = d->pipe;
-    const int32_t *kn = s->known[p];
+    int32_t self = (int32_t)(d - s->dyn.data) + 1;
+    int slot = slot_of[d->pipe];
     bool acc_read = !write && a->space == MS_ACC;
+    SimShadow last;
+    bool have_last = false;
     for (int64_t g = g0; g <= g1; g++) {
         SimShadow *x = &sh[g];
-        bool self_w = x->wpipe == p && x->wseq == d->seq;
-        if (x->wseq && !self_w && kn[x->wpipe] < x->wseq) report(s, write ? K_WAW : K_RAW, x->winst, x->wpipe, x->worder, d, a);
-        if (write) {
-            for (int q = 0; q < PIPE_COUNT; q++) {
-                if (!x->rseq[q] || (q == p && x->rseq[q] == d->seq)) continue;
-                if (kn[q] < x->rseq[q]) report(s, K_WAR, x->rinst[q], q, x->rorder[q], d, a);
-                x->rseq[q] = 0;
-            }
-            x->wseq = d->seq; x->wpipe = p; x->winst = d->inst; x->worder = d->order;
-            continue;
+        if (!have_last || memcmp(x, &last, sizeof last) != 0) {
+            last = *x;
+            have_last = true;
+            check(s, d, self, x, write, acc_read, a);
         }
-        if (acc_read)
-            for (int q = 0; q < PIPE_COUNT; q++)
-                if (q != p && x->rseq[q] && kn[q] < x->rseq[q]) report(s, K_RAR, x->rinst[q], q, x->rorder[q], d, a);
-        x->rseq[p] = d->seq;
-        x->rinst[p] = d->inst;
-        x->rorder[p] = d->order;
+        if (write) {
+            memset(x->r, 0, sizeof x->r);
+            x->w = self;
+        } else {
+            x->r[slot] = self;
+        }
+    }
+    if (a->space != MS_DDR) {
+        SimCore *c = s->c;
+        if (g0 < c->dirty_lo[a->space]) c->dirty_lo[a->space] = g0;
+        if (g1 + 1 > c->dirty_hi[a->space]) c->dirty_hi[a->space] = g1 + 1;
     }
 }
 

@@ -11,6 +11,14 @@
 #define SIM_GRANULE 32           /* bytes per shadow-memory granule */
 #define SIM_MAX_MSGS 100         /* cap on race / sync-error messages */
 #define SIM_MAX_DYN 50000000     /* dynamic instruction limit (a runaway loop is a hard error) */
+#define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
+
+/* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into
+ * the run's dynamic instruction array (0 = none). */
+typedef struct SimShadow {
+    int32_t w;
+    int32_t r[SIM_SLOTS];
+} SimShadow;
 
 struct SimCore {
     const Target *t;
@@ -19,6 +27,10 @@ struct SimCore {
     int64_t size[MS_COUNT];
     VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
     VEC(int32_t) ia, ib, ic;     /* INT8 MAD scratch */
+    /* race detector shadow memory, kept across runs (reset over the dirty granule range) */
+    SimShadow *shadow[MS_COUNT];
+    int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
+    VEC(SimShadow) gm_shadow;    /* all GM parameters of a run, concatenated */
 };
 
 /* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
@@ -48,14 +60,6 @@ typedef struct SimFlag {
     int32_t vc[PIPE_COUNT];      /* setter's knowledge (race detector) */
 } SimFlag;
 
-/* Shadow state of one granule: last writer and last reader per pipe. seq 0 = none. */
-typedef struct SimShadow {
-    int32_t wseq, wpipe, worder;
-    const MirInst *winst;
-    int32_t rseq[PIPE_COUNT], rorder[PIPE_COUNT];
-    const MirInst *rinst[PIPE_COUNT];
-} SimShadow;
-
 typedef struct SimRace {         /* one reported (static pair, kind) */
     const MirInst *a, *b;
     int kind;
@@ -80,9 +84,7 @@ typedef struct SimRun {
     SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
     /* race detector */
     int32_t known[PIPE_COUNT][PIPE_COUNT];
-    SimShadow *shadow[MS_COUNT];
-    SimShadow **gm_shadow;       /* per param */
-    int64_t *gm_granules;        /* per param */
+    int64_t *gm_base;            /* per param: first granule in SimCore.gm_shadow */
     VEC(SimRace) reported;
     bool failed;                 /* a hard error happened */
 } SimRun;

@@ -6,6 +6,7 @@
 #include "sim/sim.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct KB {              /* kernel builder: numbers every instruction with a source line */
     Kernel *k;
