@@ -272,7 +272,45 @@ TEST(test_matmul_dtypes) {
     CHECK_NEAR(small_matmul(DT_FP16, 32, 32, 32, false, DT_BF16), 0, 4.0 / 128);
 }
 
+TEST(test_aiv_vec) {
+    Arena *ar = arena_new();
+    KB b;
+    Kernel *k = kernel2(ar, &b, DT_FP32, 64, 64, DT_FP32, 32, 64);
+    k->core = CORE_AIV;
+    int v = mir_add_buf(k, tbuf("v", MS_VEC, 256, DT_FP32, 32, 64, NDL, 0));
+    kb_gm(&b, NULL, MI_TLOAD, v, 0, mir_const(k, 8), NULL);               /* line 1 */
+    kb_flag(&b, NULL, MI_SET_FLAG, PIPE_MTE2, PIPE_MTE3, 0);
+    kb_flag(&b, NULL, MI_WAIT_FLAG, PIPE_MTE2, PIPE_MTE3, 0);
+    kb_gm(&b, NULL, MI_TSTORE, v, 1, NULL, NULL);                         /* line 4 */
+    kb_gm(&b, NULL, MI_TLOAD, v, 1, NULL, NULL);                          /* line 5: GM RAW, Vec WAR */
+    float *x = malloc(64 * 64 * 4), *y = calloc(32 * 64, 4);
+    uint32_t seed = 3;
+    for (int j = 0; j < 64 * 64; j++) x[j] = trandf(&seed);
+    void *gm[] = { x, y };
+    SimCore *c = sim_core_new(T(), CORE_AIV);
+    Run r = run(c, k, gm);
+    CHECK(r.ok);
+    CHECK_EQ_INT(memcmp(y, x + 8 * 64, 32 * 64 * 4), 0);
+    CHECK(msgs_contain((const char *const *)r.r.races.data, r.r.races.len,
+                       "race: RAW on GM [0, 8192): tload (MTE2, line 5) reads what tstore (MTE3, line 4) wrote, not ordered by a flag chain (buffers y / y)"));
+    CHECK(msgs_contain((const char *const *)r.r.races.data, r.r.races.len, "race: WAR on Vec [256, 8448)"));
+    CHECK_EQ_INT(r.r.pipe_busy[PIPE_MTE2], 240 + 1 + 240);   /* 100 + 8192 / 58.6 = 239.8 */
+    CHECK_EQ_INT(r.r.pipe_busy[PIPE_MTE3], 175);             /* 100 + 8192 / 109.4 = 174.9 */
+    run_free(&r);
+    /* a Mat buffer does not exist on an AIV core */
+    KB b2;
+    Kernel *k2 = kernel2(ar, &b2, DT_FP32, 64, 64, DT_FP32, 32, 64);
+    mir_add_buf(k2, tbuf("m", MS_MAT, 0, DT_FP32, 32, 64, NZ, 512));
+    r = run(c, k2, gm);
+    CHECK(!r.ok && r.dg.nerrors == 1);
+    run_free(&r);
+    free(x); free(y);
+    sim_core_free(c);
+    arena_free(ar);
+}
+
 int main(void) {
+    RUN(test_aiv_vec);
     RUN(test_tload_tstore_roundtrip);
     RUN(test_tload_pad_zero);
     RUN(test_textract_windows);
