@@ -461,6 +461,54 @@ TEST(test_out_of_ids_fallback) {
     arena_free(a);
 }
 
+
+/* two loops with five loop-carried M -> MTE1 pairs each: ten whole-function intervals do not fit in
+ * 8 IDs, so the direction is reallocated at loop scope (pre-sets before each loop, drains after) */
+TEST(test_realloc_loop_scope) {
+    Arena *a = arena_new();
+    Kernel *k = mir_kernel_new(a, "realloc", CORE_AIC);
+    int pa = param(k, "a", DT_FP16, 16, 16);
+    MirExpr *z = mir_const(k, 0);
+    int ma = buf(k, "ma", MS_MAT, 0, DT_FP16, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int r = buf(k, "r", MS_RIGHT, 0, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    tload(k, &k->body, ma, pa, z, z);
+    move(k, &k->body, MI_TEXTRACT, r, ma, z, z);
+    MirInst *loops[2];
+    for (int L = 0; L < 2; L++) {
+        int l[5], acc[5];
+        for (int j = 0; j < 5; j++) {
+            l[j] = buf(k, arena_printf(a, "l%d_%d", L, j), MS_LEFT, 512 * (5 * L + j), DT_FP16, 16, 16, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+            acc[j] = buf(k, arena_printf(a, "acc%d_%d", L, j), MS_ACC, 1024 * (5 * L + j), DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
+        }
+        MirInst *f = loops[L] = loop(k, &k->body, L ? "j" : "i", 0, 4, 1);
+        for (int j = 0; j < 5; j++) move(k, &f->body, MI_TEXTRACT, l[j], ma, z, z);
+        for (int j = 0; j < 5; j++) matmul(k, &f->body, acc[j], l[j], r, false);
+    }
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A2A3), &st));
+    /* IDs never used are preferred: the second loop takes 5, 6, 7, then reuses 0, 1 */
+    CHECK_EQ_INT(st.ids_used[PIPE_M][PIPE_MTE1], 8);
+    CHECK_EQ_INT(st.nfallback_barriers, 0);
+    static const int ids[2][5] = { { 0, 1, 2, 3, 4 }, { 5, 6, 7, 0, 1 } };
+    /* kernel body: tload, S, W, textract r, then per loop: 5 pre-sets, for, 5 drains */
+    int pos[2] = { -1, -1 };
+    for (int j = 0; j < k->body.len; j++)
+        for (int L = 0; L < 2; L++)
+            if (k->body.items[j] == loops[L]) pos[L] = j;
+    CHECK(pos[0] > 5 && pos[1] > pos[0]);
+    for (int L = 0; L < 2 && pos[0] > 5; L++) {
+        for (int d = 1; d <= 5; d++) {
+            const MirInst *pre = k->body.items[pos[L] - d], *drain = k->body.items[pos[L] + d];
+            CHECK(pre->op == MI_SET_FLAG && pre->compensation && pre->src_pipe == PIPE_M && pre->dst_pipe == PIPE_MTE1);
+            CHECK(drain->op == MI_WAIT_FLAG && drain->compensation && drain->src_pipe == PIPE_M);
+            CHECK_EQ_INT(pre->event, ids[L][5 - d]);
+            CHECK_EQ_INT(drain->event, ids[L][d - 1]);
+        }
+    }
+    if (getenv("SYNC_SHOW")) { StrBuf d = { 0 }; mir_dump(k, &d); printf("%s", sb_cstr(&d)); sb_free(&d); }
+    arena_free(a);
+}
+
 int main(void) {
     RUN(test_matmul_reference);
     RUN(test_mte2_v_mte3_chain);
@@ -474,5 +522,6 @@ int main(void) {
     RUN(test_partial_overlap_syncs);
     RUN(test_widening);
     RUN(test_out_of_ids_fallback);
+    RUN(test_realloc_loop_scope);
     return test_summary();
 }
