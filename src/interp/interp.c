@@ -273,8 +273,12 @@ static bool bind_arg(InterpCtx *c, InterpFrame *dims, const Function *fn, int i,
             if (e->kind == EX_VAR) interp_env_put(&dims->env, e->var, interp_int(t->shape[d]));
         }
     }
-    for (int d = 0; d < t->rank; d++)
-        if (t->shape[d] < 0) return interp_fail(c, pv->span, "argument %d: negative dim", i);
+    int64_t numel = 1;
+    for (int d = 0; d < t->rank; d++) {
+        if (t->shape[d] < 0 || (t->shape[d] && numel > INTERP_MAX_NUMEL / t->shape[d]))
+            return interp_fail(c, pv->span, "argument %d ('%s'): bad or too large shape", i, pv->name);
+        numel *= t->shape[d];
+    }
     InterpArray *a = interp_array_new(t->dtype, t->rank, t->shape);
     if (a->numel && !t->data) {
         interp_array_release(a);

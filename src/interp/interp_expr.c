@@ -227,24 +227,3 @@ bool interp_eval_bool(InterpCtx *c, InterpFrame *f, const Expr *e, bool *out) {
     interp_release(v);
     return ok || interp_fail(c, e->span, "expected a boolean condition");
 }
-
-bool interp_eval_ints(InterpCtx *c, InterpFrame *f, const Expr *e, int64_t *out, int max, int *n, const char *what) {
-    if (e && e->kind == EX_TUPLE) {     /* fast path: no tuple allocation */
-        if (e->tuple.n > max) return interp_fail(c, e->span, "%s has %d entries (at most %d)", what, e->tuple.n, max);
-        for (int i = 0; i < e->tuple.n; i++)
-            if (!interp_eval_int(c, f, e->tuple.items[i], &out[i])) return false;
-        *n = e->tuple.n;
-        return true;
-    }
-    InterpValue v;
-    if (!interp_eval(c, f, e, &v)) return false;
-    bool ok = v.kind == IV_TUPLE && v.tup->n <= max;
-    for (int i = 0; ok && i < v.tup->n; i++) {
-        InterpValue it = v.tup->items[i];
-        ok = it.kind == IV_INT || it.kind == IV_BOOL;
-        out[i] = it.i;
-    }
-    if (ok) *n = v.tup->n;
-    interp_release(v);
-    return ok || interp_fail(c, e ? e->span : SPAN_NONE, "%s must be a list of at most %d integers", what, max);
-}

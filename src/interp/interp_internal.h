@@ -12,6 +12,7 @@
 
 #define INTERP_MAX_RANK 8
 #define INTERP_MAX_DEPTH 64
+#define INTERP_MAX_NUMEL (INT64_C(1) << 31)   /* larger arrays are reported, not allocated */
 
 /* A logical array: row-major doubles, every element already rounded to `dtype`. `valid` is the
  * leading valid rectangle (tiles); it equals `shape` for tensors. */
@@ -96,8 +97,6 @@ const InterpValue *interp_env_get(const InterpEnv *e, const Var *v);
 bool interp_eval(InterpCtx *c, InterpFrame *f, const Expr *e, InterpValue *out);
 bool interp_eval_int(InterpCtx *c, InterpFrame *f, const Expr *e, int64_t *out);
 bool interp_eval_bool(InterpCtx *c, InterpFrame *f, const Expr *e, bool *out);
-/* A tuple of integers (offsets, shapes) into out[max]; *n receives the count. */
-bool interp_eval_ints(InterpCtx *c, InterpFrame *f, const Expr *e, int64_t *out, int max, int *n, const char *what);
 bool interp_call_function(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue *out);
 bool interp_fail(InterpCtx *c, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -149,13 +149,24 @@ static bool write_into(OpArgs *a, InterpArray *dst, const InterpArray *src, int6
     return true;
 }
 
+/* A result shape must be non-negative and of a size the interpreter can hold. */
+static bool check_shape(OpArgs *a, const int64_t *shape, int n) {
+    int64_t numel = 1;
+    for (int d = 0; d < n; d++) {
+        if (shape[d] < 0) return interp_fail(a->c, a->call->span, "%s: negative dim %lld", op_name(a), (long long)shape[d]);
+        if (shape[d] && numel > INTERP_MAX_NUMEL / shape[d])
+            return interp_fail(a->c, a->call->span, "%s: the result has more than %lld elements", op_name(a),
+                               (long long)INTERP_MAX_NUMEL);
+        numel *= shape[d];
+    }
+    return true;
+}
+
 /* ---------------------------------------------------------------- data movement */
 static bool op_create(OpArgs *a, InterpValue *out) {
     int64_t shape[INTERP_MAX_RANK];
     int n;
-    if (!arg_ints(a, 0, "the shape", shape, &n)) return false;
-    for (int d = 0; d < n; d++)
-        if (shape[d] < 0) return interp_fail(a->c, a->call->span, "%s: negative dim %lld", op_name(a), (long long)shape[d]);
+    if (!arg_ints(a, 0, "the shape", shape, &n) || !check_shape(a, shape, n)) return false;
     const AttrVal *dt = kwarg(a, "dtype");
     DType fb = dt && dt->kind == AV_DTYPE && interp_dtype_supported(dt->dtype) ? dt->dtype : DT_FP32;
     *out = interp_arr_value(interp_array_new(result_dtype(a, fb), n, shape));
@@ -212,8 +223,7 @@ static bool op_load(OpArgs *a, InterpValue *out) {
     if (no != src->rank || nv != ns)
         return interp_fail(a->c, a->call->span, "tile.load: %d offsets for a rank %d tensor, %d shapes, %d valid dims",
                            no, src->rank, ns, nv);
-    for (int d = 0; d < ns; d++)
-        if (shape[d] < 0) return interp_fail(a->c, a->call->span, "tile.load: negative shape");
+    if (!check_shape(a, shape, ns)) return false;
     InterpArray *r = interp_array_new(result_dtype(a, src->dtype), ns, shape);
     int64_t ext[INTERP_MAX_RANK], zero[INTERP_MAX_RANK] = {0};
     for (int d = 0; d < ns; d++) r->valid[d] = ext[d] = valid[d] < 0 ? 0 : valid[d] < shape[d] ? valid[d] : shape[d];
@@ -328,6 +338,7 @@ static bool op_matmul(OpArgs *a, InterpValue *out) {
         dt = od && od->kind == AV_DTYPE && interp_dtype_supported(od->dtype) ? od->dtype : result_dtype(a, x->dtype);
     } else dt = result_dtype(a, acc_dtype(x->dtype));
     int64_t shape[2] = { M, N };
+    if (!check_shape(a, shape, 2)) return false;
     InterpArray *r = interp_array_new(dt, 2, shape);
     interp_matmul_run(&m, r);
     *out = interp_arr_value(r);
