@@ -96,10 +96,23 @@ static double round_int(double v, int bits, bool is_unsigned) {
     return (double)u;
 }
 
+/* double -> float rounded to odd (truncate, then set the last bit if inexact): a following
+ * round-to-nearest-even to FP16/BF16 then rounds exactly as a single rounding from v would. */
+static float to_float_odd(double v) {
+    float f = (float)v;
+    if ((double)f == v || f != f || isinf(f)) return f;
+    if (fabs((double)f) > fabs(v)) f = nextafterf(f, 0.0f);
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u |= 1;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 double interp_round(DType dt, double v) {
     switch (dt) {
-    case DT_FP16: return fp16_to_f32(f32_to_fp16((float)v));
-    case DT_BF16: return bf16_to_f32(f32_to_bf16((float)v));
+    case DT_FP16: return fp16_to_f32(f32_to_fp16(to_float_odd(v)));
+    case DT_BF16: return bf16_to_f32(f32_to_bf16(to_float_odd(v)));
     case DT_BOOL: return v != 0;
     case DT_INT8: return round_int(v, 8, false);
     case DT_INT16: return round_int(v, 16, false);

@@ -42,6 +42,11 @@ static void *to_matrix(const InterpArray *x, bool trans, bool as_double) {
     return buf;
 }
 
+/* op(A)[i][k], read in place (no copy of A: fewer pages touched). */
+static double a_at(const InterpMatmul *m, int64_t i, int64_t k, int64_t M, int64_t K) {
+    return m->a_trans ? m->a->data[k * M + i] : m->a->data[i * K + k];
+}
+
 static double bias_at(const InterpMatmul *m, int64_t j) { return m->bias ? m->bias->data[j] : 0.0; }
 
 static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, int64_t j, float sum) {
@@ -62,48 +67,46 @@ static void axpy_f(float *restrict row, float a, const float *restrict b, int64_
 
 /* FP16/BF16 operands: float products are exact. */
 static void mm_half(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K) {
-    float *A = to_matrix(m->a, m->a_trans, false), *B = to_matrix(m->b, m->b_trans, false);
+    float *B = to_matrix(m->b, m->b_trans, false);
     float *row = malloc(sizeof(float) * (size_t)(N ? N : 1));
     PTOC_ASSERT(row, "out of memory");
     for (int64_t i = 0; i < M; i++) {
         memset(row, 0, sizeof(float) * (size_t)N);
         for (int64_t k = 0; k < K; k++) {
-            axpy_f(row, A[i * K + k], B + k * N, N);
+            axpy_f(row, (float)a_at(m, i, k, M, K), B + k * N, N);
         }
         for (int64_t j = 0; j < N; j++) store_result(m, res, i * N + j, j, row[j]);
     }
     free(row);
-    free(A);
     free(B);
 }
 
 /* FP32 (and other float) operands: exact double product, one rounding to float per addition. */
 static void mm_float(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K) {
-    double *A = to_matrix(m->a, m->a_trans, true), *B = to_matrix(m->b, m->b_trans, true);
+    double *B = to_matrix(m->b, m->b_trans, true);
     float *row = malloc(sizeof(float) * (size_t)(N ? N : 1));
     PTOC_ASSERT(row, "out of memory");
     for (int64_t i = 0; i < M; i++) {
         memset(row, 0, sizeof(float) * (size_t)N);
         for (int64_t k = 0; k < K; k++) {
-            double a = A[i * K + k];
+            double a = a_at(m, i, k, M, K);
             const double *b = B + k * N;
             for (int64_t j = 0; j < N; j++) row[j] = (float)((double)row[j] + a * b[j]);
         }
         for (int64_t j = 0; j < N; j++) store_result(m, res, i * N + j, j, row[j]);
     }
     free(row);
-    free(A);
     free(B);
 }
 
 static void mm_int(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K) {
-    double *A = to_matrix(m->a, m->a_trans, true), *B = to_matrix(m->b, m->b_trans, true);
+    double *B = to_matrix(m->b, m->b_trans, true);
     int64_t *row = malloc(sizeof(int64_t) * (size_t)(N ? N : 1));
     PTOC_ASSERT(row, "out of memory");
     for (int64_t i = 0; i < M; i++) {
         memset(row, 0, sizeof(int64_t) * (size_t)N);
         for (int64_t k = 0; k < K; k++) {
-            int64_t a = (int64_t)A[i * K + k];
+            int64_t a = (int64_t)a_at(m, i, k, M, K);
             const double *b = B + k * N;
             for (int64_t j = 0; j < N; j++) row[j] += a * (int64_t)b[j];
         }
@@ -114,7 +117,6 @@ static void mm_int(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N
         }
     }
     free(row);
-    free(A);
     free(B);
 }
 

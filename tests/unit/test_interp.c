@@ -208,6 +208,8 @@ static void check_tile_form(int64_t M, int64_t N, int64_t K, int64_t m, int64_t 
     double err = max_rel_err(out, tref, M * N);
     CHECK_MSG(err <= 1e-3, "tile form (M=%lld N=%lld K=%lld k=%lld clones=%d): max rel err %g", (long long)M,
               (long long)N, (long long)K, (long long)k, clones, err);
+    printf("info: tile form M=%lld N=%lld K=%lld k=%lld clones=%d: max rel err vs tensor level %.3g\n", (long long)M,
+           (long long)N, (long long)K, (long long)k, clones, err);
     /* the same grouping as the tensor level when k == K: bit-identical */
     if (k == K) CHECK(memcmp(out, tref, sizeof(float) * (size_t)(M * N)) == 0);
     /* one K block = one FP32 sum per block then an FP32 add: check element (5, 7) by hand */

@@ -2,6 +2,7 @@
  * accumulating tensor matmuls, tile.assemble, set_validshape, load zero-fill, tuple returns,
  * while loops, dynamic dims, SPMD scopes, and scalar/op errors. */
 #include "interp/interp.h"
+#include "interp/interp_internal.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -372,7 +373,24 @@ TEST(test_errors) {
     expect_error(mk_undefined, 0, "variable 'ghost' is used before it is defined");
 }
 
+/* Element rounding: FP16/BF16 round once from the exact value (no double rounding through float),
+ * integers truncate toward zero and wrap like C conversions to the narrower type. */
+TEST(test_element_rounding) {
+    CHECK(interp_round(DT_FP16, 1.0 + ldexp(1, -11) + ldexp(1, -34)) == 1.0 + ldexp(1, -10));
+    CHECK(interp_round(DT_FP16, 1.0 + ldexp(1, -11)) == 1.0);                       /* tie -> even */
+    CHECK(interp_round(DT_FP16, 1.0 + 3 * ldexp(1, -11)) == 1.0 + ldexp(1, -9));    /* tie -> even (up) */
+    CHECK(interp_round(DT_BF16, 1.0 + ldexp(1, -8) + ldexp(1, -30)) == 1.0 + ldexp(1, -7));
+    CHECK(interp_round(DT_FP16, 70000.0) == INFINITY);
+    CHECK(interp_round(DT_FP32, 0.1) == (double)0.1f);
+    CHECK(interp_round(DT_INT32, 2147483648.0) == -2147483648.0);
+    CHECK(interp_round(DT_INT8, -129.7) == 127.0);
+    CHECK(interp_round(DT_UINT8, 300.0) == 44.0);
+    CHECK(interp_round(DT_INT32, -2.9) == -2.0);
+    CHECK(interp_round(DT_BOOL, 0.5) == 1.0);
+}
+
 int main(void) {
+    RUN(test_element_rounding);
     RUN(test_matmul_bias);
     RUN(test_tensor_matmul_acc_trans);
     RUN(test_tile_assemble);
