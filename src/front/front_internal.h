@@ -1,0 +1,110 @@
+/* front_internal — private interface of the front end (lexer, parser pieces, user-form sugar).
+ *
+ * Requires: base (arena, VEC, diagnostics), ir (builders, deduction).
+ * Produces: the token stream of a Python source and the Parser state shared by parse*.c / sugar.c.
+ * Error policy: the first error is reported through c->diag and sets p->failed; every parse
+ * function then returns NULL/false quickly, so the parser never loops and never crashes. */
+#ifndef PTOC_FRONT_INTERNAL_H
+#define PTOC_FRONT_INTERNAL_H
+
+#include "front/front.h"
+
+/* ---------------------------------------------------------------- tokens */
+typedef enum {
+    TK_EOF, TK_NEWLINE, TK_INDENT, TK_DEDENT, TK_NAME, TK_INT, TK_FLOAT, TK_STRING, TK_OP, TK_ERROR
+} TokKind;
+
+typedef struct Tok {
+    TokKind kind;
+    const char *text;     /* interned: the name, the operator, the string contents (unquoted) */
+    int64_t ival;         /* TK_INT */
+    double fval;          /* TK_FLOAT */
+    Span span;
+} Tok;
+
+typedef VEC(Tok) TokVec;
+
+/* Tokenises the whole file (Python rules: INDENT/DEDENT, implicit joining in brackets, '\'
+ * continuations, comments, strings with prefixes, numbers with '_' separators). Lexical errors are
+ * reported to diag; returns false then. Token texts are interned in strs. */
+bool front_lex(const SrcFile *src, Interner *strs, DiagSink *diag, TokVec *out);
+const char *front_tok_kind_name(TokKind k);
+
+/* ---------------------------------------------------------------- parser state */
+typedef struct Sym {
+    const char *name;     /* interned */
+    Var *var;             /* NULL for a compile-time constant */
+    int64_t cval;
+} Sym;
+
+typedef struct YieldCtx {  /* the enclosing For/If of a block: where a trailing pl.yield_ goes */
+    bool seen;
+    Stmt *yield;
+    const char **names; Span *spans; Type **annots; int n;   /* left-hand targets */
+    bool has_targets;
+} YieldCtx;
+
+typedef struct Parser {
+    IrCtx *c;
+    const SrcFile *src;
+    Tok *toks; int ntoks;
+    int pos;
+    bool failed;
+    bool user_form;                    /* @pl.jit body: sugar enabled */
+    Program *prog;
+    Function *fn;                      /* function being parsed */
+    VEC(Sym) syms;                     /* function scope: one Var per name */
+    VEC(Sym) consts;                   /* module-level integer constants */
+} Parser;
+
+/* token helpers (parse.c) */
+Tok *front_peek(Parser *p, int ahead);
+Tok *front_next(Parser *p);
+bool front_is_op(Parser *p, const char *op);
+bool front_is_op_at(Parser *p, int ahead, const char *op);
+bool front_is_name(Parser *p, const char *name);
+bool front_accept_op(Parser *p, const char *op);
+bool front_expect_op(Parser *p, const char *op, const char *what);
+const char *front_expect_name(Parser *p, const char *what, Span *sp);
+void front_error(Parser *p, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+Span front_span_join(Span a, Span b);
+Span front_prev_span(Parser *p);
+const char *front_intern(Parser *p, const char *s);
+
+/* symbols (parse.c) */
+Sym *front_sym_find(Parser *p, const char *name);
+Var *front_bind(Parser *p, const char *name, Type *t, Span sp);          /* lookup-or-create */
+void front_rebind(Parser *p, const char *name, Var *v);
+bool front_const_lookup(Parser *p, const char *name, int64_t *out);
+
+/* expressions and attribute values (parse_expr.c) */
+Expr *front_parse_expr(Parser *p);
+bool front_parse_attr_value(Parser *p, AttrVal *out);
+bool front_parse_attr_dict(Parser *p, AttrList *out);                      /* at '{' */
+/* Parses a dotted name starting at 'pl' (or any name): "pl.tile.load"; span covers it. */
+const char *front_parse_dotted(Parser *p, Span *sp);
+/* Parses '(' args [, kw=v]* [, attrs={...}] ')' into call (args, kwargs, attrs). */
+bool front_parse_call_args(Parser *p, Expr *call);
+bool front_finish_call(Parser *p, Expr *call);                            /* validation + deduction */
+AttrVal front_expr_to_attr(Expr *e);
+
+/* types (parse_type.c) */
+Type *front_parse_type(Parser *p);
+Type *front_parse_param_type(Parser *p, ParamDir *dir);
+Type *front_parse_return_type(Parser *p, int *n, Type ***types);
+bool front_parse_dtype_name(Parser *p, const char *dotted, Span sp, DType *out);
+
+/* statements (parse_stmt.c) */
+bool front_parse_block(Parser *p, StmtList *body, YieldCtx *y);
+
+/* user-form sugar (sugar.c) */
+Expr *front_sugar_call(Parser *p, const char *dotted, Span sp);          /* pl.<op>(...) dispatch */
+Expr *front_sugar_subscript(Parser *p, Expr *base);                      /* at '[' on a tensor */
+bool front_sugar_store(Parser *p, StmtList *body, Var *target, Span sp); /* c[...] = x */
+const char *front_suggest_op(const char *name);                           /* closest op name or NULL */
+
+/* top level (parse.c) */
+bool front_parse_program_class(Parser *p);
+bool front_parse_jit(Parser *p, int def_pos);
+
+#endif
