@@ -17,9 +17,6 @@
 #include "back/back.h"
 #include "front/front.h"
 
-/* Emitted by back/orch.c when the runtime engineer's emitter is linked in (optional). */
-extern void back_print_orchestration(const Program *p, const Function *f, StrBuf *out) __attribute__((weak));
-
 static void keep_dump(DrvSession *s, const char *file, char *text) {
     if (s->dump_dir) {
         StrBuf path = {0};
@@ -145,7 +142,7 @@ static bool lower_all(DrvSession *s) {
         vec_push(&s->kernels, dk);
     }
     const Function *orch = drv_find_entry(s->prog, drv_entry_name(s));
-    if (orch && orch->type == FT_ORCHESTRATION && back_print_orchestration) {
+    if (orch && orch->type == FT_ORCHESTRATION) {
         StrBuf sb = {0};
         back_print_orchestration(s->prog, orch, &sb);
         s->orch = sb_take(&sb);
