@@ -39,7 +39,7 @@ void ptoc_program_free(ptoc_program *p);
  *   memory_planner  "pypto" (default) | "dsa_rp" | "ptoas"
  *   dbc             "0" (default) | "1"   enable_pypto_l0c_double_buffer
  *   race_check      "1" (default) | "0"
- *   verify_roundtrip "1" (default) | "0"  print -> parse -> equal after every pass
+ *   verify_roundtrip "0" (default) | "1"  print -> parse -> equal after every pass (about 3 ms)
  *   golden          "0" (default) | "1"   ptoc_run also runs the reference interpreter on copies
  *                                          of the inputs and adds the comparison to the report
  *   seed            unsigned integer (used by ptoc_run_random)

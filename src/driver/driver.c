@@ -12,7 +12,6 @@ void drv_options_defaults(DrvOptions *o) {
     o->planner = PLANNER_PYPTO;
     o->seed = 1;
     o->race_check = true;
-    o->verify_roundtrip = true;
 }
 
 static bool parse_bool(const char *v, bool *out) {

@@ -31,7 +31,7 @@ typedef struct DrvOptions {
     bool dbc;                       /* enable_pypto_l0c_double_buffer */
     uint64_t seed;                  /* random inputs (drv_run_random); default 1 */
     bool race_check;                /* default true */
-    bool verify_roundtrip;          /* print -> parse -> equal after every pass; default true */
+    bool verify_roundtrip;          /* print -> parse -> equal after every pass; default false (tests turn it on) */
     bool capture_deps;              /* ask the runtime for deps.json; default false */
     bool golden;                    /* drv_run compares with the interpreter; default false */
     int threads;                    /* runtime host threads, 0 = one per CPU */

@@ -48,7 +48,7 @@ run parse-missing-file 1 parse "$TMP/nope.py" && has parse-missing-msg "$ERR" "c
 run parse-error 1 parse tests/e2e/errors/unterminated_string.py && has parse-error-gcc "$ERR" "unterminated_string.py:8:"
 
 # ---- compile --dump-passes ----
-if run dump 0 compile examples/matmul.py --dump-passes "$TMP/dump"; then
+if run dump 0 compile examples/matmul.py --verify-roundtrip --dump-passes "$TMP/dump"; then
     file dump-00 "$TMP/dump/00_frontend.py"
     file dump-01 "$TMP/dump/01_after_ConvertToSSA.py"
     file dump-autotile "$(ls "$TMP"/dump/*_after_AutoTileMatmulL0.py 2>/dev/null | head -n 1)"
@@ -60,7 +60,7 @@ if run dump 0 compile examples/matmul.py --dump-passes "$TMP/dump"; then
 fi
 
 # ---- compile -o ----
-if run compile-o 0 compile examples/matmul.py -o "$TMP/o"; then
+if run compile-o 0 compile examples/matmul.py --verify-roundtrip -o "$TMP/o"; then
     file o-frontend "$TMP/o/passes_dump/00_frontend.py"
     file o-summary "$TMP/o/report/summary.json"
     file o-hints "$TMP/o/report/perf_hints.log" empty
@@ -78,7 +78,7 @@ run compile-error 1 compile tests/e2e/errors/k_mismatch.py && has compile-error-
 run compile-error-json 1 compile tests/e2e/errors/k_mismatch.py --json && has compile-error-json-obj "$OUT" '{"ok":false,"error":"'
 
 # ---- run --json: keys and real values ----
-if run run-json 0 run examples/matmul.py --json; then
+if run run-json 0 run examples/matmul.py --json --verify-roundtrip; then
     lines=$(grep -c . "$OUT")
     [ "$lines" -eq 1 ] && ok run-json-one-line || ko run-json-one-line "$lines lines"
     has run-json-ok "$OUT" '"ok":true'
@@ -111,7 +111,17 @@ if run run-text 0 run examples/matmul.py; then
     has run-text-buffers "$OUT" "buffers:"
 fi
 run run-seed 0 run examples/matmul.py --seed 42 --json && has run-seed-json "$OUT" '"seed":42'
-run run-norace 0 run examples/matmul.py --no-race-check
+run run-norace 0 run examples/matmul.py --no-race-check && has run-norace-text "$OUT" "race check: off"
+run run-dsa 0 run examples/matmul.py --memory-planner dsa_rp --verify-roundtrip --json && has run-dsa-ok "$OUT" '"ok":true'
+run run-dbc 0 run examples/matmul.py --dbc --json && has run-dbc-ok "$OUT" '"ok":true'
+run run-threads1 0 run examples/matmul.py --threads 1 --json && has run-threads1-ok "$OUT" '"ok":true'
+run run-badplanner 2 run examples/matmul.py --memory-planner nope && has run-badplanner-msg "$ERR" "unknown memory planner"
+# the same seed gives the same inputs, hence the same error; another seed another one
+"$PTOC" run examples/matmul.py --seed 3 --json | grep -o '"max_abs_err":[^,]*' > "$TMP/s3a"
+"$PTOC" run examples/matmul.py --seed 3 --json | grep -o '"max_abs_err":[^,]*' > "$TMP/s3b"
+"$PTOC" run examples/matmul.py --seed 4 --json | grep -o '"max_abs_err":[^,]*' > "$TMP/s4"
+cmp -s "$TMP/s3a" "$TMP/s3b" && ok seed-deterministic || ko seed-deterministic "$(cat "$TMP/s3a") vs $(cat "$TMP/s3b")"
+cmp -s "$TMP/s3a" "$TMP/s4" && ko seed-varies "seed 3 and 4 give $(cat "$TMP/s4")" || ok seed-varies
 run run-a5 0 run examples/matmul.py --target a5 --json && has run-a5-target "$OUT" '"target":"a5"'
 
 # ---- run --keep ----

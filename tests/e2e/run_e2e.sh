@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_e2e — end-to-end tests: every examples/*.py and tests/e2e/*.py is compiled, run on the
 # simulator under the runtime and compared with the reference interpreter (`ptoc run FILE --json`
-# must print "ok":true and exit 0). Every tests/e2e/errors/*.py must fail: exit code 1, each
+# --verify-roundtrip must print "ok":true and exit 0; every pass dump must parse back equal). Every tests/e2e/errors/*.py must fail: exit code 1, each
 # "# expect: <substring>" line of the file found on stderr, and `--json` printing "ok":false.
 # Prints "PASS name" / "FAIL name: why" and ends with "N passed, M failed".
 set -u
@@ -20,7 +20,7 @@ fail() { echo "FAIL $1: $2"; FAIL=$((FAIL + 1)); }
 
 for f in examples/*.py tests/e2e/*.py; do
     [ -f "$f" ] || continue
-    timeout 120 "$PTOC" run "$f" --json > "$OUT" 2> "$ERR"
+    timeout 120 "$PTOC" run "$f" --json --verify-roundtrip > "$OUT" 2> "$ERR"
     rc=$?
     if [ $rc -ne 0 ]; then
         why=$(grep -o '"error":"[^"]*"' "$OUT" | head -n 1)
