@@ -292,6 +292,22 @@ static bool parse_if(Parser *p, StmtList *body, Span sp) {
     if (front_is_name(p, "elif")) {
         s->if_.has_else = true;
         if (!parse_if(p, &s->if_.else_body, front_peek(p, 0)->span)) return false;
+        Stmt *inner = s->if_.else_body.items[0];
+        if (inner->if_.return_vars.len && yt.seen) {       /* elif that yields: the else branch yields its merge */
+            int n = inner->if_.return_vars.len;
+            Expr **vals = ARENA_ARRAY(p->c->arena, Expr *, n);
+            ye = (YieldCtx){ .seen = true, .n = n, .has_targets = true };
+            ye.names = ARENA_ARRAY(p->c->arena, const char *, n);
+            ye.spans = ARENA_ARRAY(p->c->arena, Span, n);
+            ye.annots = ARENA_ARRAY(p->c->arena, Type *, n);
+            for (int i = 0; i < n; i++) {
+                Var *v = inner->if_.return_vars.items[i];
+                vals[i] = ir_ref(v);
+                ye.names[i] = v->name;
+                ye.spans[i] = v->span;
+            }
+            ye.yield = push(p, &s->if_.else_body, ir_yield(p->c, vals, n), inner->span);
+        }
     } else if (front_is_name(p, "else")) {
         front_next(p);
         s->if_.has_else = true;
