@@ -43,6 +43,8 @@ typedef struct RtOptions {
                                       blocks on the calling thread in simulated-time order, so
                                       results never depend on host timing (value ignored). */
     bool capture_deps;             /* build deps.json */
+    int task_window;               /* task slots per ring (spec §7); 0 = 16384. A scope whose task
+                                      count reaches window - 1 is a SCOPE_DEADLOCK (§12.2) */
 } RtOptions;
 
 typedef struct RtTaskInfo {
