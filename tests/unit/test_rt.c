@@ -13,6 +13,7 @@ typedef struct Fake {
     int64_t blocks[64], block_num[64];
     uint64_t scalars[64];
     int nscalars[64];
+    int scalar_param[64];          /* index in params[] of the first scalar, -1 if none */
     int64_t cycles;
 } Fake;
 
@@ -26,6 +27,11 @@ static bool fake_run(void *ud, const RtKernelCall *c, int64_t *cycles, DiagSink 
         f->block_num[f->ncalls] = c->block_num;
         f->nscalars[f->ncalls] = c->nscalars;
         f->scalars[f->ncalls] = c->nscalars ? c->scalars[0] : 0;
+        f->scalar_param[f->ncalls] = -1;
+        for (int i = c->nparams - 1; i >= 0; i--)
+            if ((const uint64_t *)c->params[i] >= c->scalars && (const uint64_t *)c->params[i] < c->scalars + c->nscalars &&
+                *(const uint64_t *)c->params[i] == c->scalars[0])
+                f->scalar_param[f->ncalls] = i;
     }
     f->ncalls++;
     if (c->nargs && c->views[c->nargs - 1].dtype == DT_FP32)
@@ -622,6 +628,7 @@ TEST(test_loop_slices_and_scalars) {
     CHECK_EQ_INT(r.makespan_cycles, DISPATCH + 1000);
     CHECK_EQ_INT(f.nscalars[0], 1);
     CHECK_EQ_INT(f.scalars[3], 13);
+    CHECK_EQ_INT(f.scalar_param[3], 1);                               /* params[] keeps parameter order */
     CHECK_EQ_INT(count_sub(r.deps_json, "\"type\":\"INOUT\""), 4);
     CHECK_NEAR(bc[96 * 128], 4.0, 0);
     rt_result_free(&r);
@@ -759,7 +766,40 @@ TEST(test_mix_and_control_flow) {
     tb_free(&t);
 }
 
+/* deps.json slots count tensors only (tensors are added before scalars): a scalar first param does
+ * not shift the consumer slot. */
+TEST(test_slot_numbering) {
+    Tb t; tb_init(&t);
+    Var *c = param(&t, "c", ten(&t, DT_FP32, 4, 4), PD_OUT);
+    Type *ts[1] = { c->type };
+    ParamDir pd[1] = { PD_OUT };
+    Function *w = kernel(&t, "w", FT_AIV, 1, ts, pd);
+    Function *rd = ir_func_new(t.c, "rd", FT_AIV);
+    ir_func_add_param(t.c, rd, ir_var_new(t.c, "n", ir_scalar_type(t.c, DT_INDEX)), PD_IN);
+    ir_func_add_param(t.c, rd, ir_var_new(t.c, "x", c->type), PD_IN);
+    ir_program_add(t.c, t.p, rd);
+    Expr *arg = ir_ref(c);
+    const char *dw[1] = { "output_existing" }, *dr[2] = { "scalar", "input" };
+    call(&t, t.body, NULL, w, &arg, 1, dw);
+    Expr *args[2] = { ci(&t, 3), ir_ref(c) };
+    call(&t, t.body, NULL, rd, args, 2, dr);
+    static float bc[16];
+    void *bufs[1] = { bc };
+    Fake f = {0};
+    RtResult r;
+    CHECK(run(&t, bufs, 1, &f, &r));
+    CHECK_EQ_INT(r.nedges, 1);
+    CHECK_CONTAINS(r.deps_json, "\"arg\":0,\"source\":\"tensormap\"");
+    CHECK_EQ_INT(count_sub(r.deps_json, "\"idx\":1"), 0);
+    CHECK_EQ_INT(f.scalar_param[1], 0);
+    CHECK_EQ_INT(r.tasks.data[0].task_id, 0);                   /* no runtime scope: ring 0 */
+    CHECK_EQ_INT(r.tasks.data[1].task_id, 1);
+    rt_result_free(&r);
+    tb_free(&t);
+}
+
 int main(void) {
+    RUN(test_slot_numbering);
     RUN(test_spmd_atomic_pattern);
     RUN(test_scope_deadlock);
     RUN(test_mix_and_control_flow);

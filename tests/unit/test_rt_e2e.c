@@ -15,7 +15,7 @@ static bool sim_cb(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink
     SimCore *core = sim_core_new(s->t, s->k->core);
     SimOptions o = { .race_check = true, .block_idx = call->block_idx, .block_num = call->block_num };
     SimResult r = {0};
-    bool ok = sim_run(core, s->k, call->args, &o, &r, diag);
+    bool ok = sim_run(core, s->k, call->params, &o, &r, diag);
     *cycles = r.cycles;
     s->kernel_cycles = r.cycles;
     s->ncalls++;
