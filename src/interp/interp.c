@@ -103,6 +103,7 @@ static bool exec_for(InterpCtx *c, InterpFrame *f, const Stmt *s) {
         !interp_eval_int(c, f, s->for_.step, &step))
         return false;
     if (step == 0) return interp_fail(c, s->span, "loop step is zero");
+    if (!s->for_.loop_var) return interp_fail(c, s->span, "internal: loop without a loop variable");
     if (!bind_iter_inits(c, f, &s->for_.iter_args, &s->for_.return_vars, s->span)) return false;
     for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
         interp_env_put(&f->env, s->for_.loop_var, interp_int(i));
@@ -150,6 +151,7 @@ static bool exec_stmt(InterpCtx *c, InterpFrame *f, const Stmt *s) {
     InterpValue v;
     switch (s->kind) {
     case ST_ASSIGN:
+        if (!s->assign.var) return interp_fail(c, s->span, "internal: assignment without a variable");
         if (!interp_eval(c, f, s->assign.value, &v)) return false;
         interp_env_put(&f->env, s->assign.var, v);
         return true;

@@ -246,6 +246,7 @@ static void env_grow(InterpEnv *e) {
 }
 
 void interp_env_put(InterpEnv *e, const Var *v, InterpValue val) {
+    if (!v) { interp_release(val); return; }   /* malformed IR: nothing to bind */
     if ((e->len + 1) * 2 > e->cap) env_grow(e);
     int s = env_slot(e, v);
     if (e->keys[s]) interp_release(e->vals[s]);
