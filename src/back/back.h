@@ -26,4 +26,7 @@ bool back_insert_sync(Kernel *k, const Target *t, SyncStats *stats);
 /* The kernel as a PTO-dialect module (spec/ir_and_passes.md §9), including the inserted syncs. */
 void back_print_pto(const Kernel *k, const Target *t, StrBuf *out);
 
+/* The orchestration C++ of an Orchestration function (spec/ir_and_passes.md §11). */
+void back_print_orchestration(const Program *p, const Function *orch, StrBuf *out);
+
 #endif

@@ -1,0 +1,273 @@
+/* lower: one AIC/AIV function (after AllocateMemoryAddr) -> one machine kernel.
+ * Requires: AllocatedMemoryAddr — every tile variable has a MemRef with its absolute address.
+ * Produces: a Kernel whose buffers are the distinct (space, address, shape, layout) tiles of the
+ *   function and whose body is the tile ops as PTO-dialect instructions inside structured for/if,
+ *   each tagged with its pipe and source location. Loop-carried tiles and if-phis are aliased
+ *   buffers, so they produce no instruction; a predicated matmul_acc becomes
+ *   if (cond) tmatmul else tmatmul.acc on the same buffer; a literal predicate picks one. */
+#include "back/back.h"
+
+#include <string.h>
+
+typedef struct {
+    const Function *f;
+    const Target *t;
+    Kernel *k;
+    DiagSink *diag;
+    VarMap scalars;           /* scalar Var -> MirExpr (boxed in a fake Expr, see below) */
+    const Var *svars[512]; MirExpr *sexprs[512]; int nsc;
+    bool ok;
+} Lower;
+
+static void fail(Lower *l, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(Lower *l, Span sp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (l->ok) diag_vadd(l->diag, DIAG_ERROR, sp, NULL, fmt, ap);
+    va_end(ap);
+    l->ok = false;
+}
+
+static void bind_scalar(Lower *l, const Var *v, MirExpr *e) {
+    PTOC_ASSERT(l->nsc < 512, "too many scalars in kernel %s", l->f->name);
+    l->svars[l->nsc] = v;
+    l->sexprs[l->nsc++] = e;
+}
+
+static MirExpr *lower_expr(Lower *l, const Expr *e) {
+    Kernel *k = l->k;
+    switch (e->kind) {
+    case EX_CONST_INT: return mir_const(k, e->ci.value);
+    case EX_CONST_BOOL: return mir_const(k, e->cb.value);
+    case EX_VAR:
+        for (int i = l->nsc - 1; i >= 0; i--)
+            if (l->svars[i] == e->var) return l->sexprs[i];
+        fail(l, e->span, "kernel '%s': scalar '%s' has no value the backend can compute", l->f->name, e->var->name);
+        return mir_const(k, 0);
+    case EX_UNARY:
+        if (e->un.op == UN_NOT) return mir_not(k, lower_expr(l, e->un.operand));
+        if (e->un.op == UN_NEG) return mir_bin(k, MB_SUB, mir_const(k, 0), lower_expr(l, e->un.operand));
+        break;
+    case EX_BINARY: {
+        static const int map[] = {
+            [BIN_ADD] = MB_ADD, [BIN_SUB] = MB_SUB, [BIN_MUL] = MB_MUL, [BIN_FLOORDIV] = MB_FLOORDIV,
+            [BIN_FLOORMOD] = MB_FLOORMOD, [BIN_MIN] = MB_MIN, [BIN_MAX] = MB_MAX, [BIN_EQ] = MB_EQ, [BIN_NE] = MB_NE,
+            [BIN_LT] = MB_LT, [BIN_LE] = MB_LE, [BIN_GT] = MB_GT, [BIN_GE] = MB_GE, [BIN_AND] = MB_AND, [BIN_OR] = MB_OR,
+        };
+        BinOp op = e->bin.op;
+        if (op == BIN_DIV || op == BIN_POW || op >= BIN_XOR) break;
+        return mir_bin(k, (MirBinOp)map[op], lower_expr(l, e->bin.lhs), lower_expr(l, e->bin.rhs));
+    }
+    default: break;
+    }
+    fail(l, e->span, "kernel '%s': this scalar expression is not supported by the backend", l->f->name);
+    return mir_const(k, 0);
+}
+
+/* ---- buffers ---- */
+static int static_or(const Expr *e, int64_t dflt) { int64_t v; return ir_is_const_int(e, &v) ? (int)v : (int)dflt; }
+
+static int buf_of(Lower *l, const Expr *e, Span sp) {
+    const Type *t = e->type;
+    if (!t || t->kind != TY_TILE || !t->memref || t->rank != 2) {
+        fail(l, sp, "kernel '%s': '%s' is not an allocated 2-D tile", l->f->name, e->kind == EX_VAR ? e->var->name : "?");
+        return -1;
+    }
+    TileView v = ir_effective_view(t);
+    MirBuf b = {0};
+    b.name = e->kind == EX_VAR ? e->var->name : "tile";
+    b.space = t->space;
+    b.addr = t->memref->offset;
+    b.bytes = ir_tile_physical_bytes(t, target_l0c_align_m(l->t, t->dtype));
+    b.dtype = t->dtype;
+    b.rows = ir_type_dim(t, 0);
+    b.cols = ir_type_dim(t, 1);
+    b.valid_rows = v.nvalid == 2 ? static_or(v.valid_shape[0], b.rows) : b.rows;
+    b.valid_cols = v.nvalid == 2 ? static_or(v.valid_shape[1], b.cols) : b.cols;
+    b.blayout = (MirLayout)v.blayout;
+    b.slayout = (MirLayout)v.slayout;
+    b.fractal = v.fractal;
+    b.pad = v.pad;
+    b.compact = v.compact;
+    for (int i = 0; i < l->k->nbufs; i++) {
+        MirBuf *o = &l->k->bufs[i];
+        if (o->space == b.space && o->addr == b.addr && o->rows == b.rows && o->cols == b.cols && o->dtype == b.dtype &&
+            o->blayout == b.blayout && o->slayout == b.slayout && o->valid_rows == b.valid_rows && o->valid_cols == b.valid_cols)
+            return i;
+    }
+    return mir_add_buf(l->k, b);
+}
+
+/* The kernel parameter a GM tensor value lives in (through its DDR MemRef). */
+static int param_of(Lower *l, const Expr *e, Span sp) {
+    for (int i = 0; i < l->f->params.len; i++) {
+        const Var *p = l->f->params.items[i];
+        if (e->kind == EX_VAR && e->var == p) return i;
+        if (e->type && e->type->memref && p->type->memref && e->type->memref->base == p->type->memref->base) return i;
+    }
+    fail(l, sp, "kernel '%s': the GM tensor is not a kernel parameter", l->f->name);
+    return -1;
+}
+
+static void offsets(Lower *l, MirInst *i, const Expr *tuple, Span sp) {
+    if (tuple->kind != EX_TUPLE || tuple->tuple.n != 2) { fail(l, sp, "kernel '%s': expected 2-D offsets", l->f->name); return; }
+    i->off[0] = lower_expr(l, tuple->tuple.items[0]);
+    i->off[1] = lower_expr(l, tuple->tuple.items[1]);
+}
+
+static MirInst *inst(Lower *l, MirBlock *b, MirOp op, int dst, int src0, Span sp) {
+    MirInst *i = mir_inst_new(l->k, op, mir_pipe_for(l->k, op, dst, src0));
+    i->dst = dst;
+    i->src0 = src0;
+    i->loc = sp;
+    mir_block_push(l->k, b, i);
+    return i;
+}
+
+static void lower_matmul_acc(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
+    int dst = buf_of(l, ir_ref(v), sp), acc = buf_of(l, c->call.args[0], sp);
+    int sa = buf_of(l, c->call.args[1], sp), sb = buf_of(l, c->call.args[2], sp);
+    Expr *pred = c->call.nargs == 4 ? c->call.args[3] : NULL;
+    int64_t pv = 0;
+    bool lit = !pred || pred->kind == EX_CONST_BOOL || ir_is_const_int(pred, &pv);
+    if (pred && pred->kind == EX_CONST_BOOL) pv = pred->cb.value;
+    MirBlock *tb = b, *eb = b;
+    if (!lit) {
+        MirInst *iff = mir_inst_new(l->k, MI_IF, PIPE_NONE);
+        iff->cond = lower_expr(l, pred);
+        iff->loc = sp;
+        mir_block_push(l->k, b, iff);
+        tb = &iff->then_body;
+        eb = &iff->else_body;
+    }
+    if (!lit || pv) { MirInst *m = inst(l, tb, MI_TMATMUL, dst, sa, sp); m->src1 = sb; }
+    if (!lit || !pv) { MirInst *m = inst(l, eb, MI_TMATMUL_ACC, dst, sa, sp); m->src1 = sb; m->src2 = acc; }
+}
+
+static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
+    Expr **a = c->call.args;
+    MirInst *i;
+    switch (c->call.op) {
+    case OP_TILE_ALLOC: case OP_TILE_CREATE: case OP_TILE_SET_VALIDSHAPE: return;
+    case OP_TILE_LOAD:
+        i = inst(l, b, MI_TLOAD, buf_of(l, ir_ref(v), sp), -1, sp);
+        i->param = param_of(l, a[0], sp);
+        offsets(l, i, a[1], sp);
+        return;
+    case OP_TILE_STORE: {
+        i = inst(l, b, MI_TSTORE, -1, buf_of(l, a[0], sp), sp);
+        i->param = param_of(l, a[2], sp);
+        offsets(l, i, a[1], sp);
+        const AttrVal *at = ir_attr_get(&c->call.kwargs, "atomic");
+        i->atomic_add = at && ((at->kind == AV_ENUM && strstr(at->s, "Add")) || (at->kind == AV_INT && at->i == 1));
+        return;
+    }
+    case OP_TILE_EXTRACT:
+        i = inst(l, b, MI_TEXTRACT, buf_of(l, ir_ref(v), sp), buf_of(l, a[0], sp), sp);
+        i->off[0] = lower_expr(l, a[1]);
+        i->off[1] = lower_expr(l, a[2]);
+        return;
+    case OP_TILE_MOVE: inst(l, b, MI_TMOV, buf_of(l, ir_ref(v), sp), buf_of(l, a[0], sp), sp); return;
+    case OP_TILE_MATMUL:
+        i = inst(l, b, MI_TMATMUL, buf_of(l, ir_ref(v), sp), buf_of(l, a[0], sp), sp);
+        i->src1 = buf_of(l, a[1], sp);
+        return;
+    case OP_TILE_MATMUL_BIAS:
+        i = inst(l, b, MI_TMATMUL_BIAS, buf_of(l, ir_ref(v), sp), buf_of(l, a[0], sp), sp);
+        i->src1 = buf_of(l, a[1], sp);
+        i->src2 = buf_of(l, a[2], sp);
+        return;
+    case OP_TILE_MATMUL_ACC: lower_matmul_acc(l, b, v, c, sp); return;
+    case OP_TILE_ASSEMBLE:
+        i = inst(l, b, MI_TINSERT, buf_of(l, ir_ref(v), sp), buf_of(l, a[1], sp), sp);
+        offsets(l, i, a[2], sp);
+        return;
+    default:
+        fail(l, sp, "kernel '%s': %s cannot be lowered to a machine instruction", l->f->name,
+             c->call.op == OP_NONE ? "a function call" : ir_op_info(c->call.op)->name);
+    }
+}
+
+static void lower_list(Lower *l, const StmtList *list, MirBlock *b) {
+    for (int j = 0; j < list->len && l->ok; j++) {
+        Stmt *s = list->items[j];
+        switch (s->kind) {
+        case ST_ASSIGN: {
+            Expr *v = s->assign.value;
+            if (v->kind == EX_CALL) { lower_call(l, b, s->assign.var, v, s->span); break; }
+            if (s->assign.var->type->kind == TY_SCALAR) bind_scalar(l, s->assign.var, lower_expr(l, v));
+            break;                                          /* tile / tensor aliases share buffers */
+        }
+        case ST_EVAL:
+            if (s->eval.expr->kind == EX_CALL) lower_call(l, b, NULL, s->eval.expr, s->span);
+            break;
+        case ST_FOR: {
+            for (int a = 0; a < s->for_.iter_args.len; a++)
+                if (s->for_.iter_args.items[a]->type->kind == TY_SCALAR)
+                    fail(l, s->span, "kernel '%s': scalar loop-carried values are not supported by the backend yet", l->f->name);
+            MirInst *fo = mir_inst_new(l->k, MI_FOR, PIPE_NONE);
+            fo->var = mir_add_var(l->k, s->for_.loop_var->name);
+            fo->start = lower_expr(l, s->for_.start);
+            fo->stop = lower_expr(l, s->for_.stop);
+            fo->step = lower_expr(l, s->for_.step);
+            fo->loc = s->span;
+            bind_scalar(l, s->for_.loop_var, mir_var(l->k, fo->var));
+            mir_block_push(l->k, b, fo);
+            lower_list(l, &s->for_.body, &fo->body);
+            break;
+        }
+        case ST_IF: {
+            MirInst *iff = mir_inst_new(l->k, MI_IF, PIPE_NONE);
+            iff->cond = lower_expr(l, s->if_.cond);
+            iff->loc = s->span;
+            mir_block_push(l->k, b, iff);
+            lower_list(l, &s->if_.then_body, &iff->then_body);
+            lower_list(l, &s->if_.else_body, &iff->else_body);
+            break;
+        }
+        case ST_SCOPE: lower_list(l, &s->scope.body, b); break;
+        case ST_WHILE: fail(l, s->span, "kernel '%s': while loops are not supported by the backend yet", l->f->name); break;
+        default: break;
+        }
+    }
+}
+
+static void lower_params(Lower *l) {
+    const Function *f = l->f;
+    l->k->params = ARENA_ARRAY(l->k->arena, MirParam, f->params.len ? f->params.len : 1);
+    l->k->nparams = f->params.len;
+    for (int i = 0; i < f->params.len; i++) {
+        const Var *v = f->params.items[i];
+        MirParam *p = &l->k->params[i];
+        p->name = v->name;
+        p->dtype = v->type->dtype;
+        p->is_tensor = v->type->kind == TY_TENSOR;
+        if (!p->is_tensor) {
+            bind_scalar(l, v, mir_var(l->k, mir_add_var(l->k, v->name)));
+            continue;
+        }
+        if (v->type->rank > 4 || !ir_type_static_dims(v->type, NULL)) {
+            fail(l, f->span, "kernel '%s': parameter '%s' must be a static tensor of rank <= 4", f->name, v->name);
+            continue;
+        }
+        p->rank = v->type->rank;
+        p->layout = v->type->layout;
+        int64_t stride = 1;
+        for (int d = p->rank - 1; d >= 0; d--) {
+            p->shape[d] = ir_type_dim(v->type, d);
+            p->strides[d] = stride;
+            stride *= p->shape[d];
+        }
+    }
+}
+
+Kernel *back_lower_function(const Function *f, const Target *t, Arena *arena, DiagSink *diag) {
+    if (f->type != FT_AIC && f->type != FT_AIV) {
+        diag_error(diag, f->span, "internal: '%s' is not an AIC/AIV kernel", f->name);
+        return NULL;
+    }
+    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, {0}, 0, true };
+    lower_params(&l);
+    lower_list(&l, &f->body, &l.k->body);
+    return l.ok ? l.k : NULL;
+}

@@ -1,0 +1,427 @@
+/* pto — the `.pto` printer: a kernel as a PTO-dialect MLIR module (spec/ir_and_passes.md §9).
+ *
+ * Requires: a Kernel (level 3: every buffer has its address), optionally after back_insert_sync.
+ * Produces: text — module header with pto.target_arch, one func.func with the kernel kind, the
+ *           deduplicated constants, one pto.make_tensor_view per tensor parameter, one pto.alloc_tile
+ *           per buffer, then the body (pto.partition_view + pto.tload / pto.tstore, pto.textract,
+ *           pto.tmov, pto.tinsert, pto.tmatmul[.acc|.bias], scf.for, scf.if, arith.* temporaries for
+ *           scalar expressions, and the inserted syncs), `return` and the closing braces.
+ * Does:     a strict one-to-one translation, no analysis. Sync spelling (one of the forms of
+ *           isa_and_sync.md §7, see docs/sync.md): `pto.set_flag[<PIPE_M>, <PIPE_MTE1>, <EVENT_ID0>]`,
+ *           `pto.wait_flag[...]`, `pto.barrier #pto.pipe<PIPE_MTE1>`.
+ */
+#include "back/back.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct PtoConst { int64_t v; bool i64; } PtoConst;
+
+typedef struct Pto {
+    const Kernel *k;
+    VEC(PtoConst) consts;
+    char **buf_names;
+    char **param_names;
+    int ntmp, npv;
+} Pto;
+
+/* ---- names ---- */
+static char *sanitize(const char *s) {
+    size_t n = strlen(s);
+    char *o = malloc(n + 2);
+    PTOC_ASSERT(o, "out of memory");
+    size_t j = 0;
+    if (n == 0 || isdigit((unsigned char)s[0])) o[j++] = 'v';
+    for (size_t i = 0; i < n; i++) o[j++] = (isalnum((unsigned char)s[i]) || s[i] == '_') ? s[i] : '_';
+    o[j] = 0;
+    return o;
+}
+
+static void ident(StrBuf *o, const char *s) {
+    char *n = sanitize(s);
+    sb_puts(o, n);
+    free(n);
+}
+
+/* names the printer itself generates: %tN, %pvN, %argN, %cN_index, %cnN_i64, %<param>_view */
+static bool reserved_name(const Kernel *k, const char *n) {
+    static const char *pre[] = { "t", "pv", "arg", "c", "cn" };
+    for (size_t j = 0; j < sizeof pre / sizeof pre[0]; j++) {
+        size_t l = strlen(pre[j]);
+        if (strncmp(n, pre[j], l) != 0 || !isdigit((unsigned char)n[l])) continue;
+        const char *q = n + l;
+        while (isdigit((unsigned char)*q)) q++;
+        if (*q == 0 || (j >= 3 && *q == '_')) return true;
+    }
+    for (int j = 0; j < k->nparams; j++) {
+        size_t l = strlen(k->params[j].name ? k->params[j].name : "");
+        if (l && strncmp(n, k->params[j].name, l) == 0 && strcmp(n + l, "_view") == 0) return true;
+    }
+    return false;
+}
+
+static void make_names(Pto *p) {
+    const Kernel *k = p->k;
+    p->buf_names = calloc((size_t)k->nbufs + 1, sizeof(char *));
+    p->param_names = calloc((size_t)k->nparams + 1, sizeof(char *));
+    PTOC_ASSERT(p->buf_names && p->param_names, "out of memory");
+    for (int j = 0; j < k->nbufs; j++) {
+        char *n = sanitize(k->bufs[j].name ? k->bufs[j].name : "buf");
+        bool dup = reserved_name(k, n);
+        for (int i = 0; i < j && !dup; i++) dup = strcmp(p->buf_names[i], n) == 0;
+        for (int i = 0; i < k->nvars && !dup; i++) dup = strcmp(k->vars[i], n) == 0;
+        if (dup) {
+            char *m = malloc(strlen(n) + 16);
+            PTOC_ASSERT(m, "out of memory");
+            sprintf(m, "%s_%d", n, j);
+            free(n);
+            n = m;
+        }
+        p->buf_names[j] = n;
+    }
+    for (int j = 0; j < k->nparams; j++) p->param_names[j] = sanitize(k->params[j].name ? k->params[j].name : "arg");
+}
+
+static void free_names(Pto *p) {
+    for (int j = 0; j < p->k->nbufs; j++) free(p->buf_names[j]);
+    for (int j = 0; j < p->k->nparams; j++) free(p->param_names[j]);
+    free(p->buf_names);
+    free(p->param_names);
+}
+
+/* %c128_index / %cn4_index / %c0_i64, registered for the constant block */
+static void cname(Pto *p, int64_t v, bool i64, StrBuf *o) {
+    bool seen = false;
+    for (int j = 0; j < p->consts.len && !seen; j++) seen = p->consts.data[j].v == v && p->consts.data[j].i64 == i64;
+    if (!seen) vec_push(&p->consts, ((PtoConst){ v, i64 }));
+    if (v < 0) sb_printf(o, "%%cn%lld_%s", (long long)-v, i64 ? "i64" : "index");
+    else sb_printf(o, "%%c%lld_%s", (long long)v, i64 ? "i64" : "index");
+}
+
+/* ---- types ---- */
+static void tile_type(const Pto *p, int b, StrBuf *o) {
+    static const char *lay[] = { "none_box", "row_major", "col_major" };
+    const MirBuf *x = &p->k->bufs[b];
+    sb_printf(o, "!pto.tile_buf<loc=%s, dtype=%s, rows=%lld, cols=%lld, v_row=?, v_col=?, blayout=%s, slayout=%s, "
+                 "fractal=%lld, pad=%d%s>",
+              memspace_pto(x->space), dtype_pto(x->dtype), (long long)x->rows, (long long)x->cols, lay[x->blayout],
+              lay[x->slayout], (long long)x->fractal, x->pad, x->compact ? ", compact=1" : "");
+}
+
+static void view_type(const MirParam *prm, StrBuf *o) {
+    sb_puts(o, "!pto.tensor_view<");
+    for (int d = 0; d < prm->rank; d++) sb_puts(o, "?x");
+    sb_printf(o, "%s>", dtype_pto(prm->dtype));
+}
+
+static void part_type(const MirParam *prm, const MirBuf *b, StrBuf *o) {
+    sb_puts(o, "!pto.partition_tensor_view<");
+    for (int d = 0; d + 2 < prm->rank; d++) sb_puts(o, "1x");
+    if (prm->rank >= 2) sb_printf(o, "%lldx", (long long)b->valid_rows);
+    sb_printf(o, "%lldx%s>", (long long)b->valid_cols, dtype_pto(prm->dtype));
+}
+
+/* ---- scalar expressions: SSA temporaries emitted before the op that uses them ---- */
+static bool expr_is_bool(const MirExpr *e) {
+    if (e->kind == MX_NOT) return true;
+    return e->kind == MX_BIN && e->op >= MB_EQ;
+}
+
+static void expr(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name);
+
+static void new_tmp(Pto *p, StrBuf *name) { sb_printf(name, "%%t%d", p->ntmp++); }
+
+static void emit_bin(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
+    static const char *arith[] = { "addi", "subi", "muli", "floordivsi", "", "minsi", "maxsi" };
+    static const char *pred[] = { "eq", "ne", "slt", "sle", "sgt", "sge" };
+    StrBuf a = { 0 }, b = { 0 };
+    expr(p, e->a, o, ind, &a);
+    expr(p, e->b, o, ind, &b);
+    if (e->op == MB_FLOORMOD) {   /* a - floordiv(a, b) * b */
+        StrBuf q = { 0 }, m = { 0 };
+        new_tmp(p, &q);
+        new_tmp(p, &m);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.floordivsi %s, %s : index\n", sb_cstr(&q), sb_cstr(&a), sb_cstr(&b));
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.muli %s, %s : index\n", sb_cstr(&m), sb_cstr(&q), sb_cstr(&b));
+        new_tmp(p, name);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.subi %s, %s : index\n", sb_cstr(name), sb_cstr(&a), sb_cstr(&m));
+        sb_free(&q);
+        sb_free(&m);
+    } else {
+        new_tmp(p, name);
+        sb_indent(o, ind);
+        if (e->op >= MB_EQ && e->op <= MB_GE)
+            sb_printf(o, "%s = arith.cmpi %s, %s, %s : index\n", sb_cstr(name), pred[e->op - MB_EQ], sb_cstr(&a), sb_cstr(&b));
+        else if (e->op == MB_AND || e->op == MB_OR)
+            sb_printf(o, "%s = arith.%s %s, %s : i1\n", sb_cstr(name), e->op == MB_AND ? "andi" : "ori", sb_cstr(&a), sb_cstr(&b));
+        else
+            sb_printf(o, "%s = arith.%s %s, %s : index\n", sb_cstr(name), arith[e->op], sb_cstr(&a), sb_cstr(&b));
+    }
+    sb_free(&a);
+    sb_free(&b);
+}
+
+static void expr(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
+    StrBuf a = { 0 };
+    switch (e->kind) {
+    case MX_CONST: cname(p, e->value, false, name); return;
+    case MX_VAR: sb_putc(name, '%'); ident(name, p->k->vars[e->var]); return;
+    case MX_BIN: emit_bin(p, e, o, ind, name); return;
+    case MX_NEG:
+        expr(p, e->a, o, ind, &a);
+        new_tmp(p, name);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.subi ", sb_cstr(name));
+        cname(p, 0, false, o);
+        sb_printf(o, ", %s : index\n", sb_cstr(&a));
+        break;
+    case MX_NOT: {
+        StrBuf c = { 0 };
+        expr(p, e->a, o, ind, &a);
+        if (!expr_is_bool(e->a)) {   /* !x on an index: x == 0 */
+            new_tmp(p, name);
+            sb_indent(o, ind);
+            sb_printf(o, "%s = arith.cmpi eq, %s, ", sb_cstr(name), sb_cstr(&a));
+            cname(p, 0, false, o);
+            sb_puts(o, " : index\n");
+            break;
+        }
+        new_tmp(p, &c);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.constant true\n", sb_cstr(&c));
+        new_tmp(p, name);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.xori %s, %s : i1\n", sb_cstr(name), sb_cstr(&a), sb_cstr(&c));
+        sb_free(&c);
+        break;
+    }
+    }
+    sb_free(&a);
+}
+
+/* ---- body ---- */
+static void loc(const MirInst *i, StrBuf *o) {
+    if (i->loc.file && i->loc.file->path) sb_printf(o, " loc(\"%s\":%d:%d)", i->loc.file->path, i->loc.line, i->loc.col);
+    sb_putc(o, '\n');
+}
+
+static void bname(const Pto *p, int b, StrBuf *o) { sb_printf(o, "%%%s", p->buf_names[b]); }
+
+/* %pvN = pto.partition_view %x_view, offsets = [...], sizes = [...] : view -> partition */
+static int partition(Pto *p, const MirInst *i, int b, StrBuf *o, int ind) {
+    const MirParam *prm = &p->k->params[i->param];
+    const MirBuf *x = &p->k->bufs[b];
+    StrBuf r = { 0 }, c = { 0 };
+    if (i->off[0]) expr(p, i->off[0], o, ind, &r); else cname(p, 0, false, &r);
+    if (i->off[1]) expr(p, i->off[1], o, ind, &c); else cname(p, 0, false, &c);
+    int pv = p->npv++;
+    sb_indent(o, ind);
+    sb_printf(o, "%%pv%d = pto.partition_view %%%s_view, offsets = [", pv, p->param_names[i->param]);
+    for (int d = 0; d + 2 < prm->rank; d++) { cname(p, 0, false, o); sb_puts(o, ", "); }
+    if (prm->rank >= 2) sb_printf(o, "%s, ", sb_cstr(&r));
+    sb_printf(o, "%s], sizes = [", sb_cstr(&c));
+    for (int d = 0; d + 2 < prm->rank; d++) { cname(p, 1, false, o); sb_puts(o, ", "); }
+    if (prm->rank >= 2) { cname(p, x->valid_rows, false, o); sb_puts(o, ", "); }
+    cname(p, x->valid_cols, false, o);
+    sb_puts(o, "] : ");
+    view_type(prm, o);
+    sb_puts(o, " -> ");
+    part_type(prm, x, o);
+    sb_putc(o, '\n');
+    sb_free(&r);
+    sb_free(&c);
+    return pv;
+}
+
+static void emit_load_store(Pto *p, const MirInst *i, StrBuf *o, int ind) {
+    bool load = i->op == MI_TLOAD;
+    int b = load ? i->dst : i->src0;
+    int pv = partition(p, i, b, o, ind);
+    StrBuf pt = { 0 };
+    part_type(&p->k->params[i->param], &p->k->bufs[b], &pt);
+    sb_indent(o, ind);
+    if (load) {
+        sb_printf(o, "pto.tload ins(%%pv%d : %s) outs(", pv, sb_cstr(&pt));
+        bname(p, b, o); sb_puts(o, " : "); tile_type(p, b, o); sb_putc(o, ')');
+    } else {
+        sb_puts(o, "pto.tstore ins("); bname(p, b, o); sb_puts(o, " : "); tile_type(p, b, o);
+        sb_printf(o, ") outs(%%pv%d : %s)", pv, sb_cstr(&pt));
+        if (i->atomic_add) sb_puts(o, " {atomicType = #pto<atomic_type atomic_add>}");
+    }
+    loc(i, o);
+    sb_free(&pt);
+}
+
+/* pto.OP ins(%s0, ..., [%row, %col] : T0, ..., [index, index]) outs(%dst : T) */
+static void emit_dps(Pto *p, const MirInst *i, const char *name, const int *srcs, int n, bool window, StrBuf *o, int ind) {
+    StrBuf r = { 0 }, c = { 0 };
+    if (window) {
+        if (i->off[0]) expr(p, i->off[0], o, ind, &r); else cname(p, 0, false, &r);
+        if (i->off[1]) expr(p, i->off[1], o, ind, &c); else cname(p, 0, false, &c);
+    }
+    sb_indent(o, ind);
+    sb_printf(o, "pto.%s ins(", name);
+    for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); bname(p, srcs[j], o); }
+    if (window) sb_printf(o, ", %s, %s", sb_cstr(&r), sb_cstr(&c));
+    sb_puts(o, " : ");
+    for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); tile_type(p, srcs[j], o); }
+    if (window) sb_puts(o, ", index, index");
+    sb_puts(o, ") outs(");
+    bname(p, i->dst, o);
+    sb_puts(o, " : ");
+    tile_type(p, i->dst, o);
+    sb_putc(o, ')');
+    loc(i, o);
+    sb_free(&r);
+    sb_free(&c);
+}
+
+static void emit_sync(const MirInst *i, StrBuf *o, int ind) {
+    sb_indent(o, ind);
+    if (i->op == MI_BARRIER) {
+        sb_printf(o, "pto.barrier #pto.pipe<PIPE_%s>", mir_pipe_name(i->pipe));
+    } else {
+        sb_printf(o, "pto.%s[<PIPE_%s>, <PIPE_%s>, <EVENT_ID%d>]", i->op == MI_SET_FLAG ? "set_flag" : "wait_flag",
+                  mir_pipe_name(i->src_pipe), mir_pipe_name(i->dst_pipe), i->event);
+        if (i->event_alt >= 0) sb_printf(o, " {alt_event = <EVENT_ID%d>}", i->event_alt);
+    }
+    loc(i, o);
+}
+
+static void emit_block(Pto *p, const MirBlock *b, StrBuf *o, int ind);
+
+static void emit_control(Pto *p, const MirInst *i, StrBuf *o, int ind) {
+    StrBuf a = { 0 }, b = { 0 }, c = { 0 };
+    if (i->op == MI_FOR) {
+        expr(p, i->start, o, ind, &a);
+        expr(p, i->stop, o, ind, &b);
+        expr(p, i->step, o, ind, &c);
+        sb_indent(o, ind);
+        sb_puts(o, "scf.for %");
+        ident(o, p->k->vars[i->var]);
+        sb_printf(o, " = %s to %s step %s {\n", sb_cstr(&a), sb_cstr(&b), sb_cstr(&c));
+        emit_block(p, &i->body, o, ind + 2);
+    } else {
+        expr(p, i->cond, o, ind, &a);
+        if (!expr_is_bool(i->cond)) {   /* an index condition: != 0 */
+            new_tmp(p, &b);
+            sb_indent(o, ind);
+            sb_printf(o, "%s = arith.cmpi ne, %s, ", sb_cstr(&b), sb_cstr(&a));
+            cname(p, 0, false, o);
+            sb_puts(o, " : index\n");
+            StrBuf t = a; a = b; b = t;
+        }
+        sb_indent(o, ind);
+        sb_printf(o, "scf.if %s {\n", sb_cstr(&a));
+        emit_block(p, &i->then_body, o, ind + 2);
+        if (i->else_body.len) {
+            sb_indent(o, ind);
+            sb_puts(o, "} else {\n");
+            emit_block(p, &i->else_body, o, ind + 2);
+        }
+    }
+    sb_indent(o, ind);
+    sb_puts(o, "}\n");
+    sb_free(&a);
+    sb_free(&b);
+    sb_free(&c);
+}
+
+static void emit_inst(Pto *p, const MirInst *i, StrBuf *o, int ind) {
+    switch (i->op) {
+    case MI_TLOAD: case MI_TSTORE: emit_load_store(p, i, o, ind); return;
+    case MI_TEXTRACT: emit_dps(p, i, "textract", &i->src0, 1, true, o, ind); return;
+    case MI_TINSERT: emit_dps(p, i, "tinsert", &i->src0, 1, true, o, ind); return;
+    case MI_TMOV: emit_dps(p, i, "tmov", &i->src0, 1, false, o, ind); return;
+    case MI_TMATMUL: { int s[2] = { i->src0, i->src1 }; emit_dps(p, i, "tmatmul", s, 2, false, o, ind); return; }
+    case MI_TMATMUL_ACC: {
+        int s[3] = { i->src2 >= 0 ? i->src2 : i->dst, i->src0, i->src1 };
+        emit_dps(p, i, "tmatmul.acc", s, 3, false, o, ind);
+        return;
+    }
+    case MI_TMATMUL_BIAS: { int s[3] = { i->src0, i->src1, i->src2 }; emit_dps(p, i, "tmatmul.bias", s, 3, false, o, ind); return; }
+    case MI_SET_FLAG: case MI_WAIT_FLAG: case MI_BARRIER: emit_sync(i, o, ind); return;
+    case MI_FOR: case MI_IF: emit_control(p, i, o, ind); return;
+    }
+    PTOC_UNREACHABLE("bad mir op %d", i->op);
+}
+
+static void emit_block(Pto *p, const MirBlock *b, StrBuf *o, int ind) {
+    for (int j = 0; j < b->len; j++) emit_inst(p, b->items[j], o, ind);
+}
+
+/* pto.make_tensor_view per tensor parameter, pto.alloc_tile per buffer */
+static void emit_decls(Pto *p, StrBuf *o) {
+    static const char *layouts[] = { "nd", "dn", "nz" };
+    const Kernel *k = p->k;
+    for (int j = 0; j < k->nparams; j++) {
+        const MirParam *prm = &k->params[j];
+        if (!prm->is_tensor) continue;
+        sb_printf(o, "    %%%s_view = pto.make_tensor_view %%arg%d, shape = [", p->param_names[j], j);
+        for (int d = 0; d < prm->rank; d++) { if (d) sb_puts(o, ", "); cname(p, prm->shape[d], false, o); }
+        sb_puts(o, "], strides = [");
+        for (int d = 0; d < prm->rank; d++) {
+            int64_t st = prm->strides[d];
+            if (st == 0) { st = 1; for (int e = d + 1; e < prm->rank; e++) st *= prm->shape[e]; }
+            if (d) sb_puts(o, ", ");
+            cname(p, st, false, o);
+        }
+        sb_printf(o, "] {layout = #pto.layout<%s>} : ", layouts[prm->layout >= 0 && prm->layout < 3 ? prm->layout : 0]);
+        view_type(prm, o);
+        sb_putc(o, '\n');
+    }
+    for (int j = 0; j < k->nbufs; j++) {
+        const MirBuf *b = &k->bufs[j];
+        sb_puts(o, "    ");
+        bname(p, j, o);
+        sb_puts(o, " = pto.alloc_tile addr = ");
+        cname(p, b->addr, true, o);
+        sb_puts(o, " valid_row = ");
+        cname(p, b->valid_rows, false, o);
+        sb_puts(o, " valid_col = ");
+        cname(p, b->valid_cols, false, o);
+        sb_puts(o, " : ");
+        tile_type(p, j, o);
+        sb_putc(o, '\n');
+    }
+}
+
+void back_print_pto(const Kernel *k, const Target *t, StrBuf *out) {
+    Pto p;
+    memset(&p, 0, sizeof p);
+    p.k = k;
+    make_names(&p);
+    StrBuf decls = { 0 }, body = { 0 };
+    emit_decls(&p, &decls);
+    emit_block(&p, &k->body, &body, 4);
+
+    sb_printf(out, "module attributes {pto.target_arch = \"%s\"} {\n", t->name);
+    sb_puts(out, "  func.func @");
+    ident(out, k->name);
+    sb_putc(out, '(');
+    for (int j = 0; j < k->nparams; j++) {
+        const MirParam *prm = &k->params[j];
+        if (j) sb_puts(out, ", ");
+        if (prm->is_tensor) sb_printf(out, "%%arg%d: !pto.ptr<%s>", j, dtype_pto(prm->dtype));
+        else sb_printf(out, "%%arg%d: %s", j, dtype_pto(prm->dtype));
+    }
+    sb_printf(out, ") attributes {pto.kernel_kind = #pto.kernel_kind<%s>} {\n", k->core == CORE_AIC ? "cube" : "vector");
+    for (int j = 0; j < p.consts.len; j++) {
+        const PtoConst *c = &p.consts.data[j];
+        StrBuf n = { 0 };
+        cname(&p, c->v, c->i64, &n);
+        sb_printf(out, "    %s = arith.constant %lld : %s\n", sb_cstr(&n), (long long)c->v, c->i64 ? "i64" : "index");
+        sb_free(&n);
+    }
+    sb_puts(out, sb_cstr(&decls));
+    sb_puts(out, sb_cstr(&body));
+    sb_puts(out, "    return\n  }\n}\n");
+    sb_free(&decls);
+    sb_free(&body);
+    vec_free(&p.consts);
+    free_names(&p);
+}

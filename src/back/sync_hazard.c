@@ -1,0 +1,210 @@
+/* sync_hazard — stage 2 of synchronisation: hazard detection and insertion (isa_and_sync.md §8.2).
+ *
+ * Requires: the linear sync IR of stage 1 (sync.c), sync lists empty.
+ * Produces: barriers in now.before for same-pipe hazards; set (front.after) / wait (now.before)
+ *           pairs for cross-pipe hazards, loop-carried pairs tagged with their loop's end element.
+ * Does:     for every compound `now`, a backward scan over the earlier elements with transitive
+ *           pruning (synced[pipe], found[pair]); ifs are scanned branch by branch and merged with
+ *           AND, loops before `now` once; at every LOOP_END a second pass treats the loop body as the
+ *           previous iteration of each body op. Hazards: RAW / WAR / WAW on exact byte intervals
+ *           (mir_access_overlap: different spaces never alias, GM per parameter), plus two reads of
+ *           Acc on different pipes.
+ */
+#include "back/sync_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ScanState {
+    bool synced[PIPE_COUNT];
+    uint8_t *found;           /* found[pair]: its wait lies between the scan point and `now` */
+    int cap;
+} ScanState;
+
+typedef struct Scan {
+    SyncCtx *c;
+    int now;
+    int loop;                 /* LOOP_END index while scanning the previous iteration, else -1 */
+} Scan;
+
+static void st_init(ScanState *s, int cap) {
+    memset(s->synced, 0, sizeof s->synced);
+    s->cap = cap > 16 ? cap : 16;
+    s->found = calloc((size_t)s->cap, 1);
+    PTOC_ASSERT(s->found, "out of memory");
+}
+
+static void st_copy(ScanState *d, const ScanState *s) {
+    memcpy(d->synced, s->synced, sizeof d->synced);
+    d->cap = s->cap;
+    d->found = malloc((size_t)d->cap);
+    PTOC_ASSERT(d->found, "out of memory");
+    memcpy(d->found, s->found, (size_t)d->cap);
+}
+
+static bool st_found(const ScanState *s, int k) { return k >= 0 && k < s->cap && s->found[k]; }
+
+static void st_mark(ScanState *s, int k) {
+    if (k >= s->cap) {
+        int cap = s->cap;
+        while (cap <= k) cap *= 2;
+        s->found = realloc(s->found, (size_t)cap);
+        PTOC_ASSERT(s->found, "out of memory");
+        memset(s->found + s->cap, 0, (size_t)(cap - s->cap));
+        s->cap = cap;
+    }
+    s->found[k] = 1;
+}
+
+/* st = a AND b (a pipe or pair counts only if both branches have it); frees a and b */
+static void st_merge(ScanState *st, ScanState *a, ScanState *b) {
+    for (int p = 0; p < PIPE_COUNT; p++) st->synced[p] = a->synced[p] && b->synced[p];
+    memset(st->found, 0, (size_t)st->cap);
+    int n = a->cap < b->cap ? a->cap : b->cap;
+    for (int k = 0; k < n; k++)
+        if (a->found[k] && b->found[k]) st_mark(st, k);
+    free(a->found);
+    free(b->found);
+}
+
+static void visit_op(Scan *sc, ScanState *st, int id) {
+    const SyncOp *o = &sc->c->ops.data[id];
+    Pipe np = sc->c->el.data[sc->now].pipe;
+    switch (o->kind) {
+    case SO_BARRIER:
+        if (o->pipe == PIPE_ALL) for (int p = 0; p < PIPE_COUNT; p++) st->synced[p] = true;
+        else if (o->pipe == np) st->synced[np] = true;
+        break;
+    case SO_WAIT:
+        if (o->dst == np || st->synced[o->dst]) st_mark(st, o->pair);
+        break;
+    case SO_SET:
+        if (st_found(st, o->pair)) st->synced[o->src] = true;
+        break;
+    }
+}
+
+static void visit_list(Scan *sc, ScanState *st, int elem, bool after) {
+    IntVec *l = sync_list(sc->c, elem, after);
+    for (int j = l->len - 1; j >= 0; j--) visit_op(sc, st, l->data[j]);
+}
+
+static bool any_overlap(const MirAccess *a, int na, const MirAccess *b, int nb, bool acc_only) {
+    for (int x = 0; x < na; x++)
+        for (int y = 0; y < nb; y++) {
+            if (acc_only && a[x].space != MS_ACC) continue;
+            if (mir_access_overlap(&a[x], &b[y])) return true;
+        }
+    return false;
+}
+
+static bool hazard(const SyncEl *f, const SyncEl *n) {
+    if (any_overlap(n->rd, n->nrd, f->wr, f->nwr, false)) return true;     /* RAW */
+    if (any_overlap(n->wr, n->nwr, f->rd, f->nrd, false)) return true;     /* WAR */
+    if (any_overlap(n->wr, n->nwr, f->wr, f->nwr, false)) return true;     /* WAW */
+    /* concurrent L0C reads from two pipes are not allowed */
+    return f->pipe != n->pipe && any_overlap(n->rd, n->nrd, f->rd, f->nrd, true);
+}
+
+static void insert_sync(Scan *sc, int f) {
+    SyncCtx *c = sc->c;
+    Pipe fp = c->el.data[f].pipe, np = c->el.data[sc->now].pipe;
+    if (fp == np) {
+        IntVec *l = sync_list(c, sc->now, false);
+        for (int j = 0; j < l->len; j++) {
+            const SyncOp *o = &c->ops.data[l->data[j]];
+            if (o->kind == SO_BARRIER && o->pipe == np) return;
+        }
+        sync_op_new(c, (SyncOp){ .kind = SO_BARRIER, .pipe = np, .pair = -1 }, sc->now, false);
+        return;
+    }
+    SyncPair p = { .src = fp, .dst = np, .loop = sc->loop, .nid = 1, .event = -1, .comp_set = -1, .comp_wait = -1 };
+    vec_push(&c->pairs, p);
+    int k = c->pairs.len - 1;
+    int s = sync_op_new(c, (SyncOp){ .kind = SO_SET, .src = fp, .dst = np, .pipe = fp, .pair = k }, f, true);
+    int w = sync_op_new(c, (SyncOp){ .kind = SO_WAIT, .src = fp, .dst = np, .pipe = np, .pair = k }, sc->now, false);
+    c->pairs.data[k].set = s;
+    c->pairs.data[k].wait = w;
+}
+
+static void check_front(Scan *sc, ScanState *st, int f) {
+    const SyncEl *fe = &sc->c->el.data[f], *ne = &sc->c->el.data[sc->now];
+    if (fe->pipe == PIPE_NONE) return;
+    if (f == sc->now && sc->loop < 0) return;
+    if (fe->pipe == PIPE_S && ne->pipe == PIPE_S) return;
+    if (st->synced[fe->pipe]) return;
+    if (!hazard(fe, ne)) return;
+    insert_sync(sc, f);
+    st->synced[fe->pipe] = true;
+}
+
+/* Scans elements hi, hi-1, ..., lo backwards (structured: an IF_END scans both branches, an
+ * ELSE_BEGIN met from inside its else branch skips the then branch, a LOOP_END scans the body once). */
+static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
+    SyncCtx *c = sc->c;
+    int i = hi;
+    while (i >= lo) {
+        const SyncEl *e = &c->el.data[i];
+        if (e->kind == EK_IF_END) {
+            int b = e->begin, m = e->mid;
+            visit_list(sc, st, i, true);
+            ScanState a, el;
+            st_copy(&a, st);
+            st_copy(&el, st);
+            scan_range(sc, &a, b + 1, m - 1);
+            scan_range(sc, &el, m + 1, i - 1);
+            st_merge(st, &a, &el);
+            i = b;
+            continue;
+        }
+        if (e->kind == EK_ELSE_BEGIN) { i = e->begin; continue; }
+        if (e->kind == EK_LOOP_END) {
+            int b = e->begin;
+            visit_list(sc, st, i, true);
+            visit_list(sc, st, i, false);
+            scan_range(sc, st, b + 1, i - 1);
+            i = b;
+            continue;
+        }
+        visit_list(sc, st, i, true);
+        if (e->kind == EK_COMPOUND) check_front(sc, st, i);
+        visit_list(sc, st, i, false);
+        i--;
+    }
+}
+
+static void scan_forward(SyncCtx *c, int now) {
+    Scan sc = { c, now, -1 };
+    ScanState st;
+    st_init(&st, c->pairs.len + 16);
+    visit_list(&sc, &st, now, false);
+    scan_range(&sc, &st, 0, now - 1);
+    free(st.found);
+}
+
+/* Loop-carried pass for one body op: the current iteration back to the loop head, then the whole
+ * body again as the previous iteration (ops after `now` are the interesting producers). */
+static void scan_carried(SyncCtx *c, int now, int lb, int le) {
+    Scan sc = { c, now, -1 };
+    ScanState st;
+    st_init(&st, c->pairs.len + 16);
+    visit_list(&sc, &st, now, false);
+    scan_range(&sc, &st, lb + 1, now - 1);
+    visit_list(&sc, &st, lb, true);
+    sc.loop = le;
+    visit_list(&sc, &st, le, false);
+    scan_range(&sc, &st, lb + 1, le - 1);
+    free(st.found);
+}
+
+void sync_analyse(SyncCtx *c) {
+    for (int i = 0; i < c->el.len; i++) {
+        const SyncEl *e = &c->el.data[i];
+        if (e->kind == EK_COMPOUND && e->pipe != PIPE_NONE) scan_forward(c, i);
+        if (e->kind == EK_LOOP_END) {
+            int lb = e->begin, le = i;
+            for (int n = lb + 1; n < le; n++)
+                if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE) scan_carried(c, n, lb, le);
+        }
+    }
+}

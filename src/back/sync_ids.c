@@ -1,0 +1,200 @@
+/* sync_ids — stage 5 of synchronisation: event-ID allocation (isa_and_sync.md §8.5).
+ *
+ * Requires: the pairs left after stages 3 and 4, each with its set and wait in one region.
+ * Produces: an EVENT_ID on every surviving pair and its ops; compensation pre-sets / drains for
+ *           loop-carried pairs; PIPE_ALL barriers for pairs that got no ID; stats.ids_used.
+ * Does:     per (src, dst) direction, interval colouring in program-point space with
+ *           t->event_ids_per_direction IDs (one fewer for V->S, S->V and MTE2->V), preferring IDs
+ *           never used. A forward pair occupies [set, wait]; a loop-carried pair the whole function
+ *           (pre-set at the kernel head, drain at the tail). When a direction runs out: widening
+ *           (merge two overlapping forward pairs into [later set, earlier wait]), then reallocation
+ *           with loop-carried pairs confined to their loop (pre-set before the loop, drain after it),
+ *           then last resort: the set is dropped and the wait becomes pipe_barrier(PIPE_ALL).
+ */
+#include "back/sync_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_IDS 16
+
+static bool reserved_dir(Pipe s, Pipe d) {
+    return (s == PIPE_V && d == PIPE_S) || (s == PIPE_S && d == PIPE_V) || (s == PIPE_MTE2 && d == PIPE_V);
+}
+
+static void interval(const SyncCtx *c, const SyncPair *p, bool confine, int *lo, int *hi) {
+    if (p->loop >= 0) {
+        if (confine) {
+            *lo = 2 * c->el.data[p->loop].begin;
+            *hi = 2 * p->loop + 1;
+        } else {
+            *lo = 0;
+            *hi = 2 * c->el.len;
+        }
+        return;
+    }
+    *lo = sync_op_point(c, p->set);
+    *hi = sync_op_point(c, p->wait);
+}
+
+static bool id_free(const SyncCtx *c, const IntVec *dir, int id, int lo, int hi, bool confine) {
+    for (int j = 0; j < dir->len; j++) {
+        const SyncPair *q = &c->pairs.data[dir->data[j]];
+        if (q->event != id) continue;
+        int a, b;
+        interval(c, q, confine, &a, &b);
+        if (!(b < lo || hi < a)) return false;
+    }
+    return true;
+}
+
+static int cmp_lo_ctx_lo(const int *a, const int *b, const int *los) {
+    if (los[*a] != los[*b]) return los[*a] < los[*b] ? -1 : 1;
+    return *a < *b ? -1 : (*a > *b);
+}
+
+/* Colours the pairs of one direction; the uncoloured ones are appended to `failed`. */
+static void colour(SyncCtx *c, IntVec *dir, int usable, bool confine, IntVec *failed) {
+    int n = dir->len;
+    int *los = calloc((size_t)n + 1, sizeof(int)), *order = calloc((size_t)n + 1, sizeof(int));
+    PTOC_ASSERT(los && order, "out of memory");
+    for (int j = 0; j < n; j++) {
+        int hi;
+        interval(c, &c->pairs.data[dir->data[j]], confine, &los[j], &hi);
+        order[j] = j;
+        c->pairs.data[dir->data[j]].event = -1;
+    }
+    for (int x = 1; x < n; x++)          /* insertion sort by (interval start, creation order) */
+        for (int y = x; y > 0 && cmp_lo_ctx_lo(&order[y], &order[y - 1], los) < 0; y--) {
+            int t = order[y]; order[y] = order[y - 1]; order[y - 1] = t;
+        }
+    bool used[MAX_IDS] = { false };
+    for (int x = 0; x < n; x++) {
+        SyncPair *p = &c->pairs.data[dir->data[order[x]]];
+        int lo, hi, pick = -1;
+        interval(c, p, confine, &lo, &hi);
+        for (int id = 0; id < usable && pick < 0; id++)
+            if (!used[id] && id_free(c, dir, id, lo, hi, confine)) pick = id;
+        for (int id = 0; id < usable && pick < 0; id++)
+            if (id_free(c, dir, id, lo, hi, confine)) pick = id;
+        if (pick < 0) { vec_push(failed, dir->data[order[x]]); continue; }
+        p->event = pick;
+        used[pick] = true;
+    }
+    free(los);
+    free(order);
+}
+
+/* Widening: merge failed forward pair p into another forward pair q of its direction and region whose
+ * interval overlaps it; q keeps the later set and the earlier wait. */
+static bool widen(SyncCtx *c, const IntVec *dir, int pk) {
+    SyncPair *p = &c->pairs.data[pk];
+    if (p->loop >= 0) return false;
+    int r = sync_op_region(c, p->set);
+    for (int j = 0; j < dir->len; j++) {
+        int qk = dir->data[j];
+        SyncPair *q = &c->pairs.data[qk];
+        if (qk == pk || q->dead || q->loop >= 0 || q->nid != p->nid) continue;
+        if (sync_op_region(c, q->set) != r || sync_op_region(c, q->wait) != r || sync_op_region(c, p->wait) != r)
+            continue;
+        int s = sync_set_not_before(c, p->set, q->set) ? p->set : q->set;
+        int w = sync_wait_not_after(c, p->wait, q->wait) ? p->wait : q->wait;
+        if (sync_op_point(c, s) >= sync_op_point(c, w)) continue;
+        if (s == p->set) {
+            const SyncOp *o = &c->ops.data[p->set];
+            int at = sync_op_index(c, p->set), elem = o->elem;
+            bool after = o->after;
+            sync_op_detach(c, p->set);
+            sync_op_detach(c, q->set);
+            sync_op_attach(c, q->set, elem, after, at);
+        } else sync_op_detach(c, p->set);
+        if (w == p->wait) {
+            const SyncOp *o = &c->ops.data[p->wait];
+            int at = sync_op_index(c, p->wait), elem = o->elem;
+            bool after = o->after;
+            sync_op_detach(c, p->wait);
+            sync_op_detach(c, q->wait);
+            sync_op_attach(c, q->wait, elem, after, at);
+        } else sync_op_detach(c, p->wait);
+        p->dead = true;
+        return true;
+    }
+    return false;
+}
+
+static void last_resort(SyncCtx *c, int pk) {
+    SyncPair *p = &c->pairs.data[pk];
+    sync_op_detach(c, p->set);
+    SyncOp *w = &c->ops.data[p->wait];
+    w->kind = SO_BARRIER;
+    w->pipe = PIPE_ALL;
+    w->pair = -1;
+    p->dead = true;
+    c->st->nfallback_barriers++;
+}
+
+static void collect(SyncCtx *c, Pipe s, Pipe d, IntVec *dir) {
+    vec_clear(dir);
+    for (int k = 0; k < c->pairs.len; k++) {
+        const SyncPair *p = &c->pairs.data[k];
+        if (!p->dead && p->src == s && p->dst == d) vec_push(dir, k);
+    }
+}
+
+static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
+    IntVec dir = { 0 }, failed = { 0 };
+    int usable = c->t->event_ids_per_direction - (reserved_dir(s, d) ? 1 : 0);
+    if (usable > MAX_IDS) usable = MAX_IDS;
+    bool confine = false;
+    for (int iter = 0; iter < 99; iter++) {
+        collect(c, s, d, &dir);
+        if (!dir.len) break;
+        vec_clear(&failed);
+        colour(c, &dir, usable, confine, &failed);
+        if (!failed.len) break;
+        bool progress = false;
+        for (int j = 0; j < failed.len && !progress; j++) progress = widen(c, &dir, failed.data[j]);
+        if (progress) continue;
+        if (!confine) { confine = true; continue; }
+        for (int j = 0; j < failed.len; j++) last_resort(c, failed.data[j]);
+        break;
+    }
+    collect(c, s, d, &dir);
+    bool used[MAX_IDS] = { false };
+    for (int j = 0; j < dir.len; j++) {
+        SyncPair *p = &c->pairs.data[dir.data[j]];
+        PTOC_ASSERT(p->event >= 0, "pair without an event ID");
+        p->confined = confine && p->loop >= 0;
+        used[p->event] = true;
+    }
+    for (int id = 0; id < MAX_IDS; id++) c->st->ids_used[s][d] += used[id];
+    vec_free(&dir);
+    vec_free(&failed);
+}
+
+static void add_compensation(SyncCtx *c, int pk) {
+    SyncPair *p = &c->pairs.data[pk];
+    int head = 0, tail = c->el.len - 1;
+    bool head_after = true, tail_after = false;
+    if (p->confined) {
+        head = c->el.data[p->loop].begin; head_after = false;
+        tail = p->loop; tail_after = true;
+    }
+    SyncOp s = { .kind = SO_SET, .src = p->src, .dst = p->dst, .pipe = p->src, .pair = pk, .compensation = true };
+    SyncOp w = { .kind = SO_WAIT, .src = p->src, .dst = p->dst, .pipe = p->dst, .pair = pk, .compensation = true };
+    p->comp_set = sync_op_new(c, s, head, head_after);
+    p->comp_wait = sync_op_new(c, w, tail, tail_after);
+    c->ops.data[p->comp_set].event = c->ops.data[p->comp_wait].event = p->event;
+}
+
+void sync_alloc_ids(SyncCtx *c) {
+    for (int s = 0; s < PIPE_COUNT; s++)
+        for (int d = 0; d < PIPE_COUNT; d++)
+            if (s != d) alloc_direction(c, (Pipe)s, (Pipe)d);
+    for (int k = 0; k < c->pairs.len; k++) {
+        SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        c->ops.data[p->set].event = c->ops.data[p->wait].event = p->event;
+        if (p->loop >= 0) add_compensation(c, k);
+    }
+}

@@ -1,0 +1,114 @@
+/* sync_move — stages 3 and 4 of synchronisation: moving sync points across loop and branch
+ * boundaries, and removing redundant pairs (isa_and_sync.md §8.3, §8.4).
+ *
+ * Requires: the pairs and barriers of stage 2 (sync_hazard.c).
+ * Produces: every pair with its set and wait in one region (the set sunk after the ifs / loops that
+ *           do not hold its wait, the wait hoisted before the ifs / loops that do not hold its set;
+ *           a loop-carried pair never leaves its loop); barriers common to the head of both
+ *           branches of an if hoisted before it; pairs covered by another pair removed.
+ * Does:     see docs/sync.md for the exact redundancy rule ptoc uses (a sound generalisation of the
+ *           reference's "complete pair strictly between").
+ */
+#include "back/sync_internal.h"
+
+/* ---- stage 3 ---- */
+static void sink_set(SyncCtx *c, SyncPair *p) {
+    for (;;) {
+        int r = sync_op_region(c, p->set);
+        if (c->regions.data[r].kind == RG_ROOT) return;
+        if (sync_region_contains(c, r, sync_op_region(c, p->wait))) return;
+        sync_op_detach(c, p->set);
+        sync_op_attach(c, p->set, c->regions.data[r].end, true, -1);
+    }
+}
+
+static void hoist_wait(SyncCtx *c, SyncPair *p) {
+    for (;;) {
+        int r = sync_op_region(c, p->wait);
+        if (c->regions.data[r].kind == RG_ROOT) return;
+        if (sync_region_contains(c, r, sync_op_region(c, p->set))) return;
+        sync_op_detach(c, p->wait);
+        sync_op_attach(c, p->wait, c->regions.data[r].begin, false, -1);
+    }
+}
+
+/* A pipe_barrier at the head of both branches runs on every path: hoist it before the if. */
+static void hoist_branch_barriers(SyncCtx *c, int ib) {
+    const SyncEl *e = &c->el.data[ib];
+    int t0 = ib + 1, e0 = e->mid + 1;
+    if (c->el.data[t0].kind == EK_PH_THEN || c->el.data[e0].kind == EK_PH_ELSE) return;
+    IntVec *tl = sync_list(c, t0, false), *el = sync_list(c, e0, false);
+    for (int x = 0; x < tl->len; x++) {
+        int a = tl->data[x];
+        if (c->ops.data[a].kind != SO_BARRIER) continue;
+        for (int y = 0; y < el->len; y++) {
+            int b = el->data[y];
+            if (c->ops.data[b].kind != SO_BARRIER || c->ops.data[b].pipe != c->ops.data[a].pipe) continue;
+            sync_op_detach(c, b);
+            sync_op_detach(c, a);
+            sync_op_attach(c, a, ib, false, -1);
+            x--;
+            break;
+        }
+    }
+}
+
+void sync_move(SyncCtx *c) {
+    for (int k = 0; k < c->pairs.len; k++) {
+        SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        sink_set(c, p);
+        hoist_wait(c, p);
+    }
+    for (int i = c->el.len - 1; i >= 0; i--)
+        if (c->el.data[i].kind == EK_IF_BEGIN) hoist_branch_barriers(c, i);
+}
+
+/* ---- stage 4 ---- */
+/* every op strictly between list positions lo and hi has kind `kind` */
+static bool run_of(SyncCtx *c, const IntVec *l, int lo, int hi, SyncOpKind kind) {
+    for (int j = lo + 1; j < hi; j++)
+        if (c->ops.data[l->data[j]].kind != kind) return false;
+    return true;
+}
+
+/* set a fires no earlier than set b (later point, or the same list with only sets between) */
+bool sync_set_not_before(SyncCtx *c, int a, int b) {
+    int pa = sync_op_point(c, a), pb = sync_op_point(c, b);
+    if (pa != pb) return pa > pb;
+    int ia = sync_op_index(c, a), ib = sync_op_index(c, b);
+    const SyncOp *o = &c->ops.data[a];
+    return ia >= ib || run_of(c, sync_list(c, o->elem, o->after), ia, ib, SO_SET);
+}
+
+/* wait a blocks no later than wait b */
+bool sync_wait_not_after(SyncCtx *c, int a, int b) {
+    int pa = sync_op_point(c, a), pb = sync_op_point(c, b);
+    if (pa != pb) return pa < pb;
+    int ia = sync_op_index(c, a), ib = sync_op_index(c, b);
+    const SyncOp *o = &c->ops.data[a];
+    return ia <= ib || run_of(c, sync_list(c, o->elem, o->after), ib, ia, SO_WAIT);
+}
+
+static bool covers(SyncCtx *c, const SyncPair *q, const SyncPair *p) {
+    if (q == p || q->dead || q->src != p->src || q->dst != p->dst || q->loop != p->loop || q->nid != p->nid)
+        return false;
+    int r = sync_op_region(c, p->set);
+    if (sync_op_region(c, p->wait) != r || sync_op_region(c, q->set) != r || sync_op_region(c, q->wait) != r)
+        return false;
+    return sync_set_not_before(c, q->set, p->set) && sync_wait_not_after(c, q->wait, p->wait);
+}
+
+void sync_remove_redundant(SyncCtx *c) {
+    for (int k = c->pairs.len - 1; k >= 0; k--) {
+        SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        for (int j = 0; j < c->pairs.len; j++) {
+            if (!covers(c, &c->pairs.data[j], p)) continue;
+            p->dead = true;
+            sync_op_detach(c, p->set);
+            sync_op_detach(c, p->wait);
+            break;
+        }
+    }
+}

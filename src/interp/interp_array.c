@@ -1,0 +1,261 @@
+/* interp_array — storage of the reference interpreter: scalar/array/tuple values with reference
+ * counts, element rounding to a dtype, packing to and from caller buffers, and the Var -> value
+ * environment of one function activation.
+ *
+ * Requires: base (fp16/bf16 conversions). Produces: the value layer used by every interp_*.c file.
+ * Does: no I/O; allocation failures are internal errors (abort through base_vec_grow/PTOC_ASSERT). */
+#include "interp/interp_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- values */
+InterpValue interp_int(int64_t v) { return (InterpValue){ .kind = IV_INT, .i = v }; }
+InterpValue interp_float(double v) { return (InterpValue){ .kind = IV_FLOAT, .f = v }; }
+InterpValue interp_bool(bool v) { return (InterpValue){ .kind = IV_BOOL, .i = v ? 1 : 0 }; }
+InterpValue interp_arr_value(InterpArray *a) { return (InterpValue){ .kind = IV_ARRAY, .arr = a }; }
+
+InterpValue interp_retain(InterpValue v) {
+    if (v.kind == IV_ARRAY) v.arr->refs++;
+    else if (v.kind == IV_TUPLE) v.tup->refs++;
+    return v;
+}
+
+void interp_release(InterpValue v) {
+    if (v.kind == IV_ARRAY) interp_array_release(v.arr);
+    else if (v.kind == IV_TUPLE) {
+        InterpTuple *t = v.tup;
+        PTOC_ASSERT(t->refs > 0, "tuple over-released");
+        if (--t->refs) return;
+        for (int i = 0; i < t->n; i++) interp_release(t->items[i]);
+        free(t->items);
+        free(t);
+    }
+}
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    PTOC_ASSERT(p, "out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+InterpTuple *interp_tuple_new(int n) {
+    InterpTuple *t = xcalloc(1, sizeof *t);
+    t->refs = 1;
+    t->n = n;
+    t->items = xcalloc((size_t)n, sizeof(InterpValue));
+    return t;
+}
+
+/* ---------------------------------------------------------------- arrays */
+InterpArray *interp_array_new(DType dt, int rank, const int64_t *shape) {
+    PTOC_ASSERT(rank >= 0 && rank <= INTERP_MAX_RANK, "rank %d", rank);
+    InterpArray *a = xcalloc(1, sizeof *a);
+    a->refs = 1;
+    a->dtype = dt;
+    a->rank = rank;
+    a->numel = 1;
+    for (int i = 0; i < rank; i++) {
+        PTOC_ASSERT(shape[i] >= 0, "negative dim %lld", (long long)shape[i]);
+        a->shape[i] = a->valid[i] = shape[i];
+        a->numel *= shape[i];
+    }
+    a->data = xcalloc((size_t)a->numel, sizeof(double));
+    return a;
+}
+
+void interp_array_release(InterpArray *a) {
+    if (!a) return;
+    PTOC_ASSERT(a->refs > 0, "array over-released");
+    if (--a->refs) return;
+    free(a->data);
+    free(a);
+}
+
+InterpArray *interp_array_copy(const InterpArray *src, DType dt) {
+    InterpArray *a = interp_array_new(dt, src->rank, src->shape);
+    memcpy(a->valid, src->valid, sizeof a->valid);
+    if (dt == src->dtype) memcpy(a->data, src->data, sizeof(double) * (size_t)a->numel);
+    else
+        for (int64_t i = 0; i < a->numel; i++) a->data[i] = interp_round(dt, src->data[i]);
+    return a;
+}
+
+/* Truncation toward zero, saturated to the int64 range (NaN -> 0), then wrapped to `bits`. */
+static double round_int(double v, int bits, bool is_unsigned) {
+    if (v != v) return 0;
+    double t = trunc(v);
+    int64_t i;
+    if (t >= 9223372036854775807.0) i = INT64_MAX;
+    else if (t <= -9223372036854775808.0) i = INT64_MIN;
+    else i = (int64_t)t;
+    if (bits >= 64) return is_unsigned ? (double)(uint64_t)i : (double)i;
+    uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)i & mask;
+    if (is_unsigned) return (double)u;
+    if (u >> (bits - 1)) return (double)((int64_t)u - (int64_t)(UINT64_C(1) << bits));
+    return (double)u;
+}
+
+/* double -> float rounded to odd (truncate, then set the last bit if inexact): a following
+ * round-to-nearest-even to FP16/BF16 then rounds exactly as a single rounding from v would. */
+static float to_float_odd(double v) {
+    float f = (float)v;
+    if ((double)f == v || f != f || isinf(f)) return f;
+    if (fabs((double)f) > fabs(v)) f = nextafterf(f, 0.0f);
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u |= 1;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+double interp_round(DType dt, double v) {
+    switch (dt) {
+    case DT_FP16: return fp16_to_f32(f32_to_fp16(to_float_odd(v)));
+    case DT_BF16: return bf16_to_f32(f32_to_bf16(to_float_odd(v)));
+    case DT_BOOL: return v != 0;
+    case DT_INT8: return round_int(v, 8, false);
+    case DT_INT16: return round_int(v, 16, false);
+    case DT_INT32: return round_int(v, 32, false);
+    case DT_INT64: case DT_INDEX: return round_int(v, 64, false);
+    case DT_UINT8: return round_int(v, 8, true);
+    case DT_UINT16: return round_int(v, 16, true);
+    case DT_UINT32: return round_int(v, 32, true);
+    case DT_UINT64: return round_int(v, 64, true);
+    default: return (double)(float)v;   /* FP32 (and unsupported narrow floats: kept at FP32) */
+    }
+}
+
+bool interp_dtype_supported(DType dt) {
+    switch (dt) {
+    case DT_FP16: case DT_BF16: case DT_FP32: case DT_BOOL: case DT_INT8: case DT_INT16: case DT_INT32:
+    case DT_INT64: case DT_INDEX: case DT_UINT8: case DT_UINT16: case DT_UINT32: case DT_UINT64:
+        return true;
+    default: return false;
+    }
+}
+
+/* One packed element -> double. */
+static double load_elem(DType dt, const unsigned char *p) {
+    switch (dt) {
+    case DT_FP16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_f32(h); }
+    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
+    case DT_FP32: { float x; memcpy(&x, p, 4); return x; }
+    case DT_BOOL: return *p != 0;
+    case DT_INT8: return (int8_t)*p;
+    case DT_UINT8: return *p;
+    case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+    case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+    case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+    case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+    case DT_INT64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+    case DT_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
+    default: PTOC_UNREACHABLE("unpack of %s", dtype_name(dt));
+    }
+}
+
+/* double (already rounded to dt) -> one packed element. */
+static void store_elem(DType dt, unsigned char *p, double v) {
+    switch (dt) {
+    case DT_FP16: { uint16_t h = f32_to_fp16((float)v); memcpy(p, &h, 2); return; }
+    case DT_BF16: { uint16_t h = f32_to_bf16((float)v); memcpy(p, &h, 2); return; }
+    case DT_FP32: { float x = (float)v; memcpy(p, &x, 4); return; }
+    case DT_BOOL: *p = v != 0; return;
+    case DT_INT8: *p = (unsigned char)(int8_t)round_int(v, 8, false); return;
+    case DT_UINT8: *p = (unsigned char)round_int(v, 8, true); return;
+    case DT_INT16: { int16_t x = (int16_t)round_int(v, 16, false); memcpy(p, &x, 2); return; }
+    case DT_UINT16: { uint16_t x = (uint16_t)round_int(v, 16, true); memcpy(p, &x, 2); return; }
+    case DT_INT32: { int32_t x = (int32_t)round_int(v, 32, false); memcpy(p, &x, 4); return; }
+    case DT_UINT32: { uint32_t x = (uint32_t)round_int(v, 32, true); memcpy(p, &x, 4); return; }
+    case DT_INT64: case DT_INDEX: { int64_t x = (int64_t)round_int(v, 64, false); memcpy(p, &x, 8); return; }
+    case DT_UINT64: { uint64_t x = (uint64_t)round_int(v, 64, true); memcpy(p, &x, 8); return; }
+    default: PTOC_UNREACHABLE("pack of %s", dtype_name(dt));
+    }
+}
+
+void interp_array_unpack(InterpArray *a, const void *data) {
+    const unsigned char *p = data;
+    int eb = dtype_bytes(a->dtype);
+    uint16_t h;
+    switch (a->dtype) {   /* the common dtypes without a per-element switch; values are exact */
+    case DT_FP16:
+        for (int64_t i = 0; i < a->numel; i++) { memcpy(&h, p + 2 * i, 2); a->data[i] = fp16_to_f32(h); }
+        return;
+    case DT_BF16:
+        for (int64_t i = 0; i < a->numel; i++) { memcpy(&h, p + 2 * i, 2); a->data[i] = bf16_to_f32(h); }
+        return;
+    default:
+        for (int64_t i = 0; i < a->numel; i++) a->data[i] = load_elem(a->dtype, p + i * eb);
+    }
+}
+
+void interp_array_pack(const InterpArray *a, void *data) {
+    unsigned char *p = data;
+    int eb = dtype_bytes(a->dtype);
+    for (int64_t i = 0; i < a->numel; i++) store_elem(a->dtype, p + i * eb, a->data[i]);
+}
+
+const char *interp_shape_str(const InterpArray *a, char *buf, size_t n) {
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, n - k, "[");
+    for (int i = 0; i < a->rank && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? ", " : "", (long long)a->shape[i]);
+    if (k < n) snprintf(buf + k, n - k, "] %s", dtype_name(a->dtype));
+    return buf;
+}
+
+/* ---------------------------------------------------------------- environment */
+void interp_env_init(InterpEnv *e) { memset(e, 0, sizeof *e); }
+
+void interp_env_free(InterpEnv *e) {
+    for (int i = 0; i < e->cap; i++)
+        if (e->keys[i]) interp_release(e->vals[i]);
+    free(e->keys);
+    free(e->vals);
+    memset(e, 0, sizeof *e);
+}
+
+static uint32_t ptr_hash(const void *p) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+static int env_slot(const InterpEnv *e, const Var *v) {
+    uint32_t mask = (uint32_t)e->cap - 1, i = ptr_hash(v) & mask;
+    while (e->keys[i] && e->keys[i] != v) i = (i + 1) & mask;
+    return (int)i;
+}
+
+static void env_grow(InterpEnv *e) {
+    InterpEnv n = { .cap = e->cap ? e->cap * 2 : 64 };
+    n.keys = xcalloc((size_t)n.cap, sizeof(Var *));
+    n.vals = xcalloc((size_t)n.cap, sizeof(InterpValue));
+    for (int i = 0; i < e->cap; i++)
+        if (e->keys[i]) {
+            int s = env_slot(&n, e->keys[i]);
+            n.keys[s] = e->keys[i];
+            n.vals[s] = e->vals[i];
+            n.len++;
+        }
+    free(e->keys);
+    free(e->vals);
+    *e = n;
+}
+
+void interp_env_put(InterpEnv *e, const Var *v, InterpValue val) {
+    if (!v) { interp_release(val); return; }   /* malformed IR: nothing to bind */
+    if ((e->len + 1) * 2 > e->cap) env_grow(e);
+    int s = env_slot(e, v);
+    if (e->keys[s]) interp_release(e->vals[s]);
+    else { e->keys[s] = v; e->len++; }
+    e->vals[s] = val;
+}
+
+const InterpValue *interp_env_get(const InterpEnv *e, const Var *v) {
+    if (!e->cap) return NULL;
+    int s = env_slot(e, v);
+    return e->keys[s] ? &e->vals[s] : NULL;
+}

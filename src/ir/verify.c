@@ -1,0 +1,128 @@
+/* verify: structural invariants of a program plus the properties a pass claims to produce.
+ * Violations are internal errors (a pass broke an invariant) reported to the sink with the
+ * function and variable involved. */
+#include "ir/ir.h"
+
+#include <string.h>
+
+typedef struct {
+    DiagSink *diag;
+    const Function *f;
+    unsigned props;
+    const Var **defined; int ndefined, cap;
+    bool ok;
+} Verify;
+
+static void fail(Verify *v, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(Verify *v, Span sp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    StrBuf sb = {0};
+    sb_printf(&sb, "internal: IR verification failed in function '%s': ", v->f->name);
+    sb_vprintf(&sb, fmt, ap);
+    diag_add(v->diag, DIAG_ERROR, sp, NULL, "%s", sb_cstr(&sb));
+    sb_free(&sb);
+    va_end(ap);
+    v->ok = false;
+}
+
+static bool is_defined(Verify *v, const Var *x) {
+    for (int i = v->ndefined - 1; i >= 0; i--)
+        if (v->defined[i] == x) return true;
+    return false;
+}
+
+static void define(Verify *v, const Var *x, Span sp) {
+    if ((v->props & 1u) && is_defined(v, x)) fail(v, sp, "variable '%s' is defined twice (not SSA)", x->name);
+    if (v->ndefined == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 64;
+        v->defined = realloc(v->defined, sizeof(Var *) * (size_t)v->cap);
+    }
+    v->defined[v->ndefined++] = x;
+    if (!x->type) fail(v, sp, "variable '%s' has no type", x->name);
+    bool incore = ir_functype_is_incore(v->f->type);
+    if (incore && x->type && x->type->kind == TY_TILE && (v->props & IRP_TILE_MEMORY) && x->type->space == MS_NONE)
+        fail(v, sp, "tile '%s' has no memory space", x->name);
+    if (incore && x->type && (x->type->kind == TY_TILE || x->type->kind == TY_TENSOR) && (v->props & IRP_HAS_MEMREFS) &&
+        !x->type->memref && (v->f->type == FT_AIC || v->f->type == FT_AIV))
+        fail(v, sp, "'%s' has no MemRef", x->name);
+    if (x->type && x->type->memref && (v->props & IRP_ALLOCATED) && x->type->memref->offset < 0)
+        fail(v, sp, "MemRef for variable '%s' has no valid address allocated", x->name);
+}
+
+typedef struct { Verify *v; Span sp; } UseCheck;
+static void check_use(Expr *e, void *ud) {
+    UseCheck *u = ud;
+    if (e->kind == EX_VAR && !is_defined(u->v, e->var))
+        fail(u->v, e->span.line ? e->span : u->sp, "'%s' is used before it is defined", e->var->name);
+    if (e->kind == EX_CALL) {
+        for (int i = 0; i < e->call.nargs; i++)
+            if (!e->call.args[i]) fail(u->v, u->sp, "call with a missing argument");
+        if (e->call.op == OP_NONE && !e->call.callee) fail(u->v, u->sp, "call of unresolved function '%s'", e->call.callee_name);
+        if ((u->v->props & IRP_INCORE_TILE_OPS) && ir_functype_is_incore(u->v->f->type) && e->call.op != OP_NONE &&
+            (ir_op_info(e->call.op)->flags & OPF_TENSOR))
+            fail(u->v, u->sp, "tensor op %s remains in a kernel", ir_op_info(e->call.op)->name);
+    }
+}
+
+static void uses(Verify *v, Expr *e, Span sp) {
+    UseCheck u = { v, sp };
+    if (e) ir_visit_expr(e, check_use, &u);
+}
+
+static void verify_list(Verify *v, const StmtList *l) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        int mark = v->ndefined;
+        switch (s->kind) {
+        case ST_ASSIGN: uses(v, s->assign.value, s->span); define(v, s->assign.var, s->span); continue;
+        case ST_EVAL: uses(v, s->eval.expr, s->span); continue;
+        case ST_RETURN: for (int j = 0; j < s->ret.n; j++) uses(v, s->ret.values[j], s->span); continue;
+        case ST_YIELD: for (int j = 0; j < s->yield.n; j++) uses(v, s->yield.values[j], s->span); continue;
+        case ST_IF:
+            uses(v, s->if_.cond, s->span);
+            verify_list(v, &s->if_.then_body);
+            v->ndefined = mark;
+            verify_list(v, &s->if_.else_body);
+            v->ndefined = mark;
+            for (int j = 0; j < s->if_.return_vars.len; j++) define(v, s->if_.return_vars.items[j], s->span);
+            continue;
+        case ST_FOR:
+            uses(v, s->for_.start, s->span); uses(v, s->for_.stop, s->span); uses(v, s->for_.step, s->span);
+            for (int j = 0; j < s->for_.iter_args.len; j++) uses(v, s->for_.iter_args.items[j]->init, s->span);
+            if (s->for_.iter_args.len != s->for_.return_vars.len)
+                fail(v, s->span, "loop has %d iter_args but %d return vars", s->for_.iter_args.len, s->for_.return_vars.len);
+            define(v, s->for_.loop_var, s->span);
+            for (int j = 0; j < s->for_.iter_args.len; j++) define(v, s->for_.iter_args.items[j], s->span);
+            verify_list(v, &s->for_.body);
+            v->ndefined = mark;
+            for (int j = 0; j < s->for_.return_vars.len; j++) define(v, s->for_.return_vars.items[j], s->span);
+            continue;
+        case ST_WHILE:
+            for (int j = 0; j < s->while_.iter_args.len; j++) define(v, s->while_.iter_args.items[j], s->span);
+            uses(v, s->while_.cond, s->span);
+            verify_list(v, &s->while_.body);
+            v->ndefined = mark;
+            for (int j = 0; j < s->while_.return_vars.len; j++) define(v, s->while_.return_vars.items[j], s->span);
+            continue;
+        case ST_SCOPE:
+            if ((v->props & IRP_SPLIT_INCORE_ORCH) && s->scope.kind == SC_INCORE)
+                fail(v, s->span, "a pl.at region remains after outlining");
+            verify_list(v, &s->scope.body);   /* transparent: definitions stay visible */
+            continue;
+        }
+    }
+}
+
+bool ir_verify(const Program *p, unsigned props, DiagSink *diag) {
+    bool ok = true;
+    for (int i = 0; i < p->nfuncs; i++) {
+        Verify v = { diag, p->funcs[i], props, NULL, 0, 0, true };
+        for (int j = 0; j < p->funcs[i]->params.len; j++) define(&v, p->funcs[i]->params.items[j], p->funcs[i]->span);
+        /* MemRef bases are defined by tile.alloc (or name DDR storage); SSA does not apply to them */
+        verify_list(&v, &p->funcs[i]->body);
+        free(v.defined);
+        ok &= v.ok;
+    }
+    return ok;
+}

@@ -1,0 +1,110 @@
+/* AllocateMemoryAddr
+ * Requires: HasMemRefs (after MemoryReuse: one tile.alloc per physical buffer).
+ * Produces: AllocatedMemoryAddr — every MemRef's byte_offset is its absolute address inside its
+ *           memory space; each space's high-water mark checked against the target's usable capacity.
+ * Does: the PYPTO bump policy: per space, buffers in allocation order, each at the current offset,
+ *   then current = align32(current + size). A space over capacity is the user error
+ *   "Function '<f>': <Space> buffer usage (<high> bytes) exceeds platform limit (<cap> bytes)",
+ *   followed by a note listing the buffers and the fix. */
+#include "pass/pass.h"
+
+#include <string.h>
+
+typedef struct { Var *base; MemSpace space; int64_t size, addr; } Slot;
+
+static const Slot *slot_of(const Slot *s, int n, const Var *base) {
+    for (int i = 0; i < n; i++)
+        if (s[i].base == base) return &s[i];
+    return NULL;
+}
+
+static void place(IrCtx *c, Var *v, const Slot *slots, int n) {
+    if (!v->type || !v->type->memref) return;
+    const Slot *s = slot_of(slots, n, v->type->memref->base);
+    if (!s) return;
+    Type *t = ir_type_copy(c, v->type);
+    t->memref = ARENA_NEW(c->arena, MemRef);
+    *t->memref = *v->type->memref;
+    t->memref->offset = s->addr + v->type->memref->offset;   /* relative offset inside the base */
+    pass_var_set_type(v, t);
+}
+
+static void place_list(IrCtx *c, StmtList *l, const Slot *slots, int n) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_ASSIGN) place(c, s->assign.var, slots, n);
+        if (s->kind == ST_FOR) {
+            for (int j = 0; j < s->for_.iter_args.len; j++) place(c, s->for_.iter_args.items[j], slots, n);
+            for (int j = 0; j < s->for_.return_vars.len; j++) place(c, s->for_.return_vars.items[j], slots, n);
+            place_list(c, &s->for_.body, slots, n);
+        }
+        if (s->kind == ST_IF) {
+            for (int j = 0; j < s->if_.return_vars.len; j++) place(c, s->if_.return_vars.items[j], slots, n);
+            place_list(c, &s->if_.then_body, slots, n);
+            place_list(c, &s->if_.else_body, slots, n);
+        }
+    }
+}
+
+/* Names the variables living in a base, for the capacity note. */
+typedef struct { const Var *base; StrBuf *sb; int n; } Names;
+static void name_visit(Expr *e, void *ud) {
+    Names *nm = ud;
+    if (e->kind != EX_VAR || !e->type || !e->type->memref || e->type->memref->base != nm->base || nm->n >= 3) return;
+    if (nm->sb->len && strstr(nm->sb->data, e->var->name)) return;
+    sb_printf(nm->sb, "%s%s", nm->n++ ? ", " : "", e->var->name);
+}
+
+static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) {
+    for (int sp = 0; sp < MS_COUNT; sp++) {
+        int64_t high = 0, cap = ctx->target->capacity[sp];
+        for (int i = 0; i < n; i++)
+            if (slots[i].space == (MemSpace)sp && slots[i].addr + slots[i].size > high) high = slots[i].addr + slots[i].size;
+        if (cap <= 0 || high <= cap) continue;
+        diag_error(ctx->diag, f->span, "Function '%s': %s buffer usage (%lld bytes) exceeds platform limit (%lld bytes)",
+                   f->name, memspace_name((MemSpace)sp), (long long)high, (long long)cap);
+        StrBuf sb = {0};
+        for (int i = 0; i < n; i++) {
+            if (slots[i].space != (MemSpace)sp) continue;
+            StrBuf names = {0};
+            Names nm = { slots[i].base, &names, 0 };
+            ir_visit_exprs(&f->body, name_visit, &nm);
+            sb_printf(&sb, "%s%s (%lld bytes @ %lld)", sb.len ? "; " : "", names.len ? names.data : slots[i].base->name,
+                      (long long)slots[i].size, (long long)slots[i].addr);
+            sb_free(&names);
+        }
+        diag_add(ctx->diag, DIAG_NOTE, f->span, NULL,
+                 "%s holds %s; L1 tiling is not automatic: block the reduction yourself, e.g. "
+                 "`for k in pl.pipeline(1, K // 256, stage=2):` over pl.matmul_acc of 256-wide slices",
+                 memspace_name((MemSpace)sp), sb_cstr(&sb));
+        sb_free(&sb);
+        return false;
+    }
+    return true;
+}
+
+static bool allocate_function(PassCtx *ctx, Function *f) {
+    Slot slots[512];
+    int n = 0;
+    int64_t current[MS_COUNT] = {0};
+    for (int i = 0; i < f->body.len && n < 512; i++) {
+        Stmt *s = f->body.items[i];
+        Expr *c = pass_stmt_call(s);
+        if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
+        MemSpace sp = c->call.args[0]->enm.mem;
+        int64_t size = 0;
+        ir_is_const_int(c->call.args[1], &size);
+        slots[n] = (Slot){ s->assign.var, sp, size, current[sp] };
+        current[sp] = (current[sp] + size + ctx->target->alloc_align - 1) / ctx->target->alloc_align * ctx->target->alloc_align;
+        n++;
+    }
+    place_list(ctx->ir, &f->body, slots, n);
+    return check_capacity(ctx, f, slots, n);
+}
+
+bool pass_allocate_memory_addr(Program *p, PassCtx *ctx) {
+    if (ctx->planner == PLANNER_PTOAS) return true;
+    for (int i = 0; i < p->nfuncs; i++)
+        if (ir_functype_is_incore(p->funcs[i]->type) && !allocate_function(ctx, p->funcs[i])) return false;
+    return true;
+}

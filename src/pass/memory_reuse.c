@@ -1,0 +1,270 @@
+/* MemoryReuse (PYPTO planner only)
+ * Requires: HasMemRefs (one tile.alloc per base at the top of each kernel).
+ * Produces: bases whose lifetimes do not overlap merged onto one buffer, per memory space; the
+ *           pipeline_membership attrs consumed and stripped; unreferenced allocs dropped.
+ * Does: lifetimes from a linear pre-order numbering (a value defined outside a loop and used in it
+ *   lives to the loop's end; `prev.last <= curr.def` is no overlap). Global first-fit-decreasing
+ *   packing: largest base first; it joins the first buffer all of whose members it may share with
+ *   (disjoint lifetimes, no not-in-place-safe op between them). Pipeline-stage guard: clones of one
+ *   group at different stage residues (stage mod F_g) never share, F_g starting at the group's
+ *   depth; when a space then overflows its capacity, depth is shed one step from the group that
+ *   frees the most bytes, with perf hint PH-MR-001. */
+#include "pass/pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    Var *base; MemSpace space; int64_t size;
+    int def, last;                 /* lifetime */
+    int group, stage;              /* pipeline membership of the defining call, -1 if none */
+    int buffer;                    /* packing result: index of the buffer leader */
+    Stmt *alloc;
+} Base;
+
+typedef struct {
+    PassCtx *ctx; Function *f;
+    Base *bases; int nbases;
+    int counter;
+    Var *noalias[64][2]; int nnoalias;
+} Reuse;
+
+static Base *base_of(Reuse *r, const Var *b) {
+    for (int i = 0; i < r->nbases; i++)
+        if (r->bases[i].base == b) return &r->bases[i];
+    return NULL;
+}
+
+/* A use at `at` inside a loop spanning [loop_start, loop_end) keeps a value defined before the
+ * loop alive to the loop's end (the next iteration reads it again). */
+static void touch(Reuse *r, const Var *v, int at, int loop_start, int loop_end) {
+    if (!v->type || !v->type->memref) return;
+    Base *b = base_of(r, v->type->memref->base);
+    if (!b) return;
+    if (b->def < 0 || at < b->def) b->def = at;
+    int end = (loop_end > at && b->def < loop_start) ? loop_end : at;
+    if (end > b->last) b->last = end;
+}
+
+typedef struct { Reuse *r; int at, loop_start, loop_end; } UseCtx;
+static void use_visit(Expr *e, void *ud) {
+    UseCtx *u = ud;
+    if (e->kind == EX_VAR) touch(u->r, e->var, u->at, u->loop_start, u->loop_end);
+}
+
+static void parse_membership(const Expr *c, int *group, int *stage) {
+    const AttrVal *m = c ? ir_attr_get(&c->call.attrs, "pipeline_membership") : NULL;
+    *group = *stage = -1;
+    if (!m) return;
+    const char *last = strrchr(m->s, ';');
+    sscanf(last ? last + 1 : m->s, "%d:%d", group, stage);
+}
+
+/* Numbers statements; loop_end is the index of the end of the innermost enclosing loop for values
+ * defined outside it (conservatively: any use inside a loop extends to the loop end). */
+static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        int at = r->counter++;
+        UseCtx u = { r, at, loop_start, loop_end };
+        StmtList one = { &l->items[i], 1, 1 };
+        if (s->kind == ST_FOR || s->kind == ST_IF) {
+            int start = at;
+            int end_guess = at + 1;
+            /* number the body first to know where the loop ends */
+            int save = r->counter;
+            StmtList *bodies[2] = { s->kind == ST_FOR ? &s->for_.body : &s->if_.then_body,
+                                    s->kind == ST_IF ? &s->if_.else_body : NULL };
+            for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], -1, -1);
+            end_guess = r->counter;
+            r->counter = save;
+            int inner_start = s->kind == ST_FOR ? start + 1 : loop_start;
+            int inner_end = s->kind == ST_FOR ? end_guess : loop_end;
+            for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], inner_start, inner_end);
+            VarList *defs[2] = { s->kind == ST_FOR ? &s->for_.iter_args : NULL, s->kind == ST_FOR ? &s->for_.return_vars : &s->if_.return_vars };
+            for (int k = 0; k < 2; k++)
+                for (int j = 0; defs[k] && j < defs[k]->len; j++) touch(r, defs[k]->items[j], k ? r->counter : start, -1, -1);
+            if (s->kind == ST_FOR)
+                for (int j = 0; j < s->for_.iter_args.len; j++) {
+                    Expr *init = s->for_.iter_args.items[j]->init;
+                    UseCtx ui = { r, start, -1, -1 };
+                    ir_visit_expr(init, use_visit, &ui);
+                }
+            UseCtx uc = { r, start, loop_start, loop_end };
+            ir_visit_expr(s->kind == ST_FOR ? s->for_.stop : s->if_.cond, use_visit, &uc);
+            continue;
+        }
+        if (s->kind == ST_ASSIGN) {
+            Expr *c = pass_stmt_call(s);
+            if (pass_is_op(c, OP_TILE_ALLOC)) continue;
+            touch(r, s->assign.var, at, -1, -1);
+            if (c && s->assign.var->type->memref) {
+                Base *b = base_of(r, s->assign.var->type->memref->base);
+                int g, st;
+                parse_membership(c, &g, &st);
+                if (b && g >= 0 && b->group < 0) { b->group = g; b->stage = st; }
+                if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_NOT_INPLACE_SAFE) &&
+                    c->call.args[0]->kind == EX_VAR && c->call.args[0]->type->memref && r->nnoalias < 64) {
+                    r->noalias[r->nnoalias][0] = s->assign.var->type->memref->base;
+                    r->noalias[r->nnoalias++][1] = c->call.args[0]->type->memref->base;
+                }
+            }
+        }
+        ir_visit_exprs(&one, use_visit, &u);
+    }
+}
+
+static bool forbidden(Reuse *r, const Base *a, const Base *b) {
+    for (int i = 0; i < r->nnoalias; i++)
+        if ((r->noalias[i][0] == a->base && r->noalias[i][1] == b->base) || (r->noalias[i][0] == b->base && r->noalias[i][1] == a->base))
+            return true;
+    return false;
+}
+
+static int group_depth(Reuse *r, int g) {
+    int d = 0;
+    for (int i = 0; i < r->nbases; i++)
+        if (r->bases[i].group == g && r->bases[i].stage + 1 > d) d = r->bases[i].stage + 1;
+    return d;
+}
+
+static bool can_share(Reuse *r, const Base *a, const Base *b, const int *fg) {
+    if (a->space != b->space) return false;
+    if (!(a->last <= b->def || b->last <= a->def)) return false;
+    if (forbidden(r, a, b)) return false;
+    if (a->group >= 0 && a->group == b->group && fg[a->group] > 1 && a->stage % fg[a->group] != b->stage % fg[a->group])
+        return false;
+    return true;
+}
+
+static int cmp_size(const void *x, const void *y) {
+    const Base *a = *(Base *const *)x, *b = *(Base *const *)y;
+    if (a->size != b->size) return a->size < b->size ? 1 : -1;
+    return a->base->id - b->base->id;
+}
+
+/* Packs one space; returns its footprint (aligned bump sum of buffer sizes). */
+static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
+    Base *order[512];
+    int n = 0;
+    for (int i = 0; i < r->nbases && n < 512; i++)
+        if (r->bases[i].space == sp) { r->bases[i].buffer = -1; order[n++] = &r->bases[i]; }
+    qsort(order, (size_t)n, sizeof(Base *), cmp_size);
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        Base *b = order[i];
+        for (int j = 0; j < i && b->buffer < 0; j++) {
+            Base *lead = order[j];
+            if (lead->buffer != (int)(lead - r->bases)) continue;
+            bool ok = true;
+            for (int k = 0; k < i && ok; k++)
+                if (order[k]->buffer == lead->buffer) ok = can_share(r, order[k], b, fg);
+            if (ok) b->buffer = lead->buffer;
+        }
+        if (b->buffer < 0) {
+            b->buffer = (int)(b - r->bases);
+            total = (total + b->size + 31) / 32 * 32;
+        }
+    }
+    return total;
+}
+
+static void pack_space(Reuse *r, MemSpace sp, int *fg, int ngroups) {
+    int64_t cap = r->ctx->target->capacity[sp];
+    int64_t used = pack(r, sp, fg);
+    while (cap > 0 && used > cap) {
+        int best = -1;
+        int64_t best_used = used;
+        for (int g = 0; g < ngroups; g++) {
+            if (fg[g] <= 1) continue;
+            bool in_space = false;
+            for (int i = 0; i < r->nbases; i++) in_space |= r->bases[i].group == g && r->bases[i].space == sp;
+            if (!in_space) continue;
+            fg[g]--;
+            int64_t u = pack(r, sp, fg);
+            fg[g]++;
+            if (u < best_used) { best_used = u; best = g; }
+        }
+        if (best < 0) break;
+        int requested = group_depth(r, best);
+        fg[best]--;
+        pass_hint(r->ctx, r->f->span, "PH-MR-001",
+                  "requested depth %d for pipeline group %d in %s, but only %d of %d buffers fit (%lld of %lld bytes); "
+                  "stages %d apart share storage and serialize. Fix: a smaller per-stage tile or a lower stage=",
+                  requested, best, memspace_name(sp), fg[best], requested, (long long)used, (long long)cap, fg[best]);
+        used = pack(r, sp, fg);
+    }
+}
+
+static void retarget_var(IrCtx *c, Var *v, Reuse *r) {
+    if (!v->type || !v->type->memref) return;
+    Base *b = base_of(r, v->type->memref->base);
+    if (!b || b->buffer < 0 || &r->bases[b->buffer] == b) return;
+    Type *t = ir_type_copy(c, v->type);
+    t->memref = ARENA_NEW(c->arena, MemRef);
+    *t->memref = *v->type->memref;
+    t->memref->base = r->bases[b->buffer].base;
+    pass_var_set_type(v, t);
+}
+
+static void apply_list(Reuse *r, StmtList *l) {
+    IrCtx *c = r->ctx->ir;
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        Expr *call = pass_stmt_call(s);
+        if (call) ir_attr_remove(&call->call.attrs, "pipeline_membership");
+        if (s->kind == ST_ASSIGN) retarget_var(c, s->assign.var, r);
+        if (s->kind == ST_FOR) {
+            for (int j = 0; j < s->for_.iter_args.len; j++) retarget_var(c, s->for_.iter_args.items[j], r);
+            for (int j = 0; j < s->for_.return_vars.len; j++) retarget_var(c, s->for_.return_vars.items[j], r);
+            apply_list(r, &s->for_.body);
+        }
+        if (s->kind == ST_IF) {
+            for (int j = 0; j < s->if_.return_vars.len; j++) retarget_var(c, s->if_.return_vars.items[j], r);
+            apply_list(r, &s->if_.then_body);
+            apply_list(r, &s->if_.else_body);
+        }
+    }
+}
+
+static void reuse_function(PassCtx *ctx, Function *f) {
+    Reuse r = { ctx, f, NULL, 0, 0, {{0}}, 0 };
+    r.bases = calloc((size_t)f->body.len + 1, sizeof(Base));
+    for (int i = 0; i < f->body.len; i++) {
+        Stmt *s = f->body.items[i];
+        Expr *c = pass_stmt_call(s);
+        if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
+        int64_t size = 0;
+        ir_is_const_int(c->call.args[1], &size);
+        r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, -1, s };
+    }
+    lifetimes(&r, &f->body, -1, -1);
+    int fg[64], ng = 0;
+    for (int i = 0; i < r.nbases; i++)
+        if (r.bases[i].group >= ng) ng = r.bases[i].group + 1;
+    if (ng > 64) ng = 64;
+    for (int g = 0; g < ng; g++) fg[g] = group_depth(&r, g);
+    for (int sp = 0; sp < MS_COUNT; sp++) pack_space(&r, (MemSpace)sp, fg, ng);
+    apply_list(&r, &f->body);
+    for (int i = 0; i < f->params.len; i++) retarget_var(ctx->ir, f->params.items[i], &r);
+    /* drop allocs of merged bases, and of bases nothing refers to any more */
+    for (int i = 0; i < f->body.len; i++) {
+        Stmt *s = f->body.items[i];
+        Expr *c = pass_stmt_call(s);
+        if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
+        Base *b = base_of(&r, s->assign.var);
+        if (b && (b->def < 0 || &r.bases[b->buffer] != b)) {
+            memmove(f->body.items + i, f->body.items + i + 1, sizeof(Stmt *) * (size_t)(f->body.len - i - 1));
+            f->body.len--;
+            i--;
+        }
+    }
+    free(r.bases);
+}
+
+bool pass_memory_reuse(Program *p, PassCtx *ctx) {
+    if (ctx->planner != PLANNER_PYPTO) return true;
+    for (int i = 0; i < p->nfuncs; i++)
+        if (ir_functype_is_incore(p->funcs[i]->type)) reuse_function(ctx, p->funcs[i]);
+    return true;
+}

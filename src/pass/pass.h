@@ -1,0 +1,78 @@
+/* pass — the pass manager and one file per pass (spec/ir_and_passes.md §6–§8).
+ *
+ * A pass is `bool pass_NAME(Program *, PassCtx *)`: it rewrites the program in place and returns
+ * false after reporting a user error (fatal). Perf hints (non-fatal findings with stable codes such
+ * as PH-AT-005, PH-MR-001) go to the same diagnostic sink with level DIAG_PERF. */
+#ifndef PTOC_PASS_H
+#define PTOC_PASS_H
+
+#include "ir/ir.h"
+#include "target/target.h"
+
+typedef enum { PLANNER_PYPTO = 0, PLANNER_DSA_RP, PLANNER_PTOAS } MemoryPlanner;
+
+/* One L0 tile decision of AutoTileMatmulL0, recorded for reports (ptoc run, --json "tiles"). */
+typedef struct PassTileChoice {
+    const char *function;           /* kernel (InCore function) name */
+    Span span;                      /* the matmul */
+    int64_t M, N, K, m, n, k;
+    int stationarity;               /* Stationarity of src/tile: 0 OS, 1 AS, 2 BS */
+    bool dbc, os_holds_a;
+    int64_t cost_cycles;
+} PassTileChoice;
+
+typedef struct PassCtx {
+    IrCtx *ir;
+    const Target *target;
+    DiagSink *diag;
+    MemoryPlanner planner;
+    bool enable_pypto_l0c_double_buffer;
+    int counter;                    /* scratch for passes that mint names */
+    VEC(PassTileChoice) tiles;      /* filled by AutoTileMatmulL0 (also for untiled, L0-sized matmuls) */
+} PassCtx;
+
+void pass_ctx_free(PassCtx *ctx);   /* releases ctx->tiles */
+
+typedef bool (*PassFn)(Program *p, PassCtx *ctx);
+typedef struct PassInfo { const char *name; PassFn fn; unsigned produces; /* IrProp bits verified after */ } PassInfo;
+
+/* The ordered pipeline. */
+const PassInfo *pass_pipeline(int *n);
+
+/* Called after each pass with its 1-based index (dumps, round-trip checks, timing). Returning false
+ * stops the pipeline. */
+typedef bool (*PassHook)(void *ud, int index, const PassInfo *info, Program *p, double seconds);
+/* Runs every pass in order, verifying produced properties after each. Returns false on the first
+ * user error (reported to ctx->diag). */
+bool pass_run_pipeline(Program *p, PassCtx *ctx, PassHook hook, void *ud);
+
+/* The passes, in pipeline order. */
+bool pass_convert_to_ssa(Program *p, PassCtx *ctx);
+bool pass_flatten_call_expr(Program *p, PassCtx *ctx);
+bool pass_outline_incore_scopes(Program *p, PassCtx *ctx);
+bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx);
+bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx);
+bool pass_infer_tile_memory_space(Program *p, PassCtx *ctx);
+bool pass_expand_mixed_kernel(Program *p, PassCtx *ctx);
+bool pass_lower_pipeline_loops(Program *p, PassCtx *ctx);
+bool pass_canonicalize_io_order(Program *p, PassCtx *ctx);
+bool pass_init_memref(Program *p, PassCtx *ctx);
+bool pass_materialize_semantic_aliases(Program *p, PassCtx *ctx);
+bool pass_memory_reuse(Program *p, PassCtx *ctx);
+bool pass_allocate_memory_addr(Program *p, PassCtx *ctx);
+bool pass_derive_call_directions(Program *p, PassCtx *ctx);
+bool pass_simplify(Program *p, PassCtx *ctx);
+bool pass_materialize_runtime_scopes(Program *p, PassCtx *ctx);
+
+/* ---- helpers shared by passes (pass/util.c) ---- */
+void pass_hint(PassCtx *ctx, Span sp, const char *code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* "base__suffix_vN" names with a per-program counter. */
+const char *pass_name(PassCtx *ctx, const char *base, const char *suffix);
+/* The call of an assignment or eval statement, else NULL. */
+Expr *pass_stmt_call(Stmt *s);
+bool pass_is_op(const Expr *e, OpId op);
+void pass_var_set_type(Var *v, Type *t);
+/* Physical L0C row alignment of the target for an accumulator dtype. */
+int64_t pass_l0c_align(PassCtx *ctx, DType acc);
+
+#endif

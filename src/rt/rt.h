@@ -1,0 +1,87 @@
+/* rt — the task runtime (spec/runtime.md): interprets an Orchestration function, submits its
+ * kernel calls as tasks with argument tags, derives dependencies through the TensorMap exactly as
+ * the reference runtime does (creator + modifier edges, WAIT/RETAIN), honours AUTO/MANUAL scopes,
+ * expands SPMD tasks into blocks, and schedules tasks on simulated cores (AIC / AIV) in simulated
+ * time: a task starts at the latest of its producers' ends and its core's free time, plus the
+ * per-task dispatch overhead. Kernels are executed through a caller-supplied callback (the driver
+ * wires it to the core simulator), so this layer never depends on how a kernel runs. */
+#ifndef PTOC_RT_H
+#define PTOC_RT_H
+
+#include "ir/ir.h"
+#include "target/target.h"
+
+#define RT_MAX_DIMS 5
+
+/* Geometry of one tensor argument as the orchestration passed it (spec §4.1, element units). */
+typedef struct RtView {
+    DType dtype;
+    int ndims;
+    int64_t shape[RT_MAX_DIMS];
+    int64_t strides[RT_MAX_DIMS];  /* element strides of the underlying buffer */
+    bool packed;                   /* strides are row-major packed for shape */
+} RtView;
+
+/* Executes one block of a kernel task. args[i] is the data pointer of the kernel's i-th tensor
+ * parameter (row-major, packed, at the tensor view's start). A view that is not packed in its
+ * buffer (e.g. a column slice) is staged: gathered into a packed copy before the task's first block
+ * and scattered back after its last block when the argument is written. Returns false after
+ * reporting to diag. *cycles receives the simulated duration of the block. */
+typedef struct RtKernelCall {
+    const Function *kernel;        /* the AIC/AIV function being called */
+    void **args; int nargs;        /* tensor data pointers, parameter order */
+    const RtView *views;           /* nargs entries: the original geometry of each tensor arg */
+    const uint64_t *scalars; int nscalars;  /* scalar args in parameter order, bit-cast to 64 bits */
+    void **params; int nparams;    /* every parameter in order: a tensor's data pointer (as in args)
+                                      or a pointer to a scalar's 64-bit slot (as sim_run wants) */
+    int64_t block_idx, block_num;
+    int task_id;                   /* index into RtResult.tasks */
+} RtKernelCall;
+typedef bool (*RtRunKernel)(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag);
+
+typedef struct RtOptions {
+    const Target *target;
+    int threads;                   /* host worker threads; 0 = one per CPU. The MVP executes
+                                      blocks on the calling thread in simulated-time order, so
+                                      results never depend on host timing (value ignored). */
+    bool capture_deps;             /* build deps.json */
+    int task_window;               /* task slots per ring (spec §7); 0 = 16384. A scope whose task
+                                      count reaches window - 1 is a SCOPE_DEADLOCK (§12.2) */
+} RtOptions;
+
+typedef struct RtTaskInfo {
+    int id;
+    uint64_t task_id;              /* runtime id: (ring << 32) | local id (spec §4.1) */
+    const char *kernel;            /* function name; "alloc_tensors" for a hidden allocation task */
+    const char *core;              /* "aic" | "aiv" | "mix" | "none" (allocation task) */
+    int func_id;                   /* -1 for an allocation task */
+    int64_t block_num;
+    int64_t start, end;            /* simulated cycles */
+    int64_t cycles;                /* the kernel's own duration (max over blocks) */
+} RtTaskInfo;
+
+typedef struct RtResult {
+    VEC(RtTaskInfo) tasks;
+    int nedges;                    /* distinct (pred, succ) pairs */
+    int64_t makespan_cycles;
+    char *deps_json;               /* when capture_deps (malloc'd) */
+    int error_code;                /* spec §12 code of a fatal runtime error, 0 = none */
+} RtResult;
+
+/* Runtime error codes (spec §12.1). */
+enum {
+    RT_ERR_NONE = 0, RT_ERR_SCOPE_DEADLOCK = 1, RT_ERR_HEAP_RING_DEADLOCK = 2,
+    RT_ERR_FLOW_CONTROL_DEADLOCK = 3, RT_ERR_DEP_POOL_OVERFLOW = 4, RT_ERR_INVALID_ARGS = 5,
+    RT_ERR_REQUIRE_SYNC_START_INVALID = 7, RT_ERR_TENSOR_WAIT_TIMEOUT = 8,
+    RT_ERR_EXPLICIT_ORCH_FATAL = 9, RT_ERR_SCOPE_TASKS_OVERFLOW = 10, RT_ERR_TENSORMAP_OVERFLOW = 11,
+};
+const char *rt_error_name(int code);     /* "INVALID_ARGS" */
+
+/* Runs Orchestration function `entry` of p (NULL = the program's Orchestration function) with its
+ * tensor parameters bound to caller buffers args[i] (parameter order). Returns false after
+ * reporting to diag (runtime error codes of spec §12 are reported by name). */
+bool rt_run(const Program *p, const char *entry, void **args, int nargs, const RtOptions *o,
+            RtRunKernel run, void *ud, RtResult *res, DiagSink *diag);
+void rt_result_free(RtResult *r);
+
+#endif

@@ -1,0 +1,150 @@
+/* rt_internal — private data of the task runtime, shared by rt.c (orchestration interpreter),
+ * rt_tensor.c (descriptors, views, allocation, staging), rt_deps.c (TensorMap and edges),
+ * rt_sched.c (simulated scheduling) and rt_json.c (deps.json).
+ * Requires: ir.h, target.h. Produces: nothing public. */
+#ifndef PTOC_RT_INTERNAL_H
+#define PTOC_RT_INTERNAL_H
+
+#include "rt/rt.h"
+
+#define RT_NO_TASK (-1)                /* owner of an external tensor */
+#define RT_TM_BUCKETS 4096             /* TensorMap buckets (power of two, spec §5.3) */
+#define RT_NRINGS 4
+
+enum { RT_DEP_WAIT = 1, RT_DEP_RETAIN = 2 };
+typedef enum { RT_SRC_EXPLICIT = 0, RT_SRC_CREATOR, RT_SRC_TENSORMAP } RtEdgeSource;
+typedef enum { RT_OV_NO_OVERLAP = 0, RT_OV_COVERED, RT_OV_OTHER } RtOverlap;
+typedef enum { RT_CORE_NONE = 0, RT_CORE_AIC, RT_CORE_AIV, RT_CORE_MIX } RtCoreKind;
+
+/* The runtime tensor descriptor (spec §4.1 ChipTensor, in host form). */
+typedef struct RtTensor {
+    uint64_t addr;                     /* buffer base: host pointer */
+    uint64_t size;                     /* buffer bytes */
+    int owner;                         /* task index, RT_NO_TASK = external */
+    uint64_t start;                    /* start offset in elements */
+    int32_t version;
+    int ndims;
+    DType dtype;
+    bool manual_dep;
+    bool pending;                      /* tensor.create not yet materialized (create-info) */
+    bool created;                      /* from tensor.create: an OUTPUT arg gets a fresh buffer */
+    int64_t shape[RT_MAX_DIMS];
+    int64_t strides[RT_MAX_DIMS];
+} RtTensor;
+
+typedef enum { RV_NONE = 0, RV_INT, RV_FLOAT, RV_TENSOR, RV_TUPLE } RvKind;
+typedef struct RtValue RtValue;
+struct RtValue {
+    RvKind kind;
+    int64_t i;                         /* RV_INT (booleans and task ids too) */
+    double f;                          /* RV_FLOAT */
+    RtTensor *t;                       /* RV_TENSOR: shared descriptor (aliases see updates) */
+    RtValue *items; int n;             /* RV_TUPLE */
+    int task1;                         /* producing task index + 1 for call results, else 0 */
+};
+
+typedef struct RtArg {
+    ArgDir dir;
+    RtTensor t;                        /* snapshot at submit (tensor args) */
+    uint64_t scalar;                   /* AD_SCALAR */
+} RtArg;
+
+typedef struct RtFanin { int pred; unsigned flags; } RtFanin;
+
+typedef struct RtTask {
+    uint64_t id;                       /* (ring << 32) | local */
+    const Function *kernel;            /* NULL: hidden allocation task */
+    int func_id;
+    RtCoreKind core;
+    bool manual;
+    int64_t block_num;
+    RtArg *args; int nargs;
+    RtFanin *fanins; int nfanins;      /* deduplicated per producer, flags OR-ed */
+    int64_t ready, start, end, cycles; /* simulated */
+    bool done;
+} RtTask;
+
+typedef struct RtEdge {
+    int pred, succ, arg;               /* arg = consumer slot, -1 for explicit */
+    RtEdgeSource src;
+    unsigned flags;
+    RtOverlap overlap;                 /* tensormap edges */
+    RtTensor consumer, producer;       /* geometry snapshots */
+} RtEdge;
+
+typedef struct RtTmEntry { RtTensor geo; int producer; int next; } RtTmEntry;
+typedef struct RtTensorMap {
+    int head[RT_TM_BUCKETS];           /* -1 = empty */
+    VEC(RtTmEntry) pool;
+    int free_list;
+} RtTensorMap;
+
+typedef struct RtScope { bool manual; int ntasks; } RtScope;
+
+typedef struct Rt {
+    const Program *prog;
+    const RtOptions *opt;
+    const Target *tgt;
+    RtRunKernel run;
+    void *ud;
+    DiagSink *diag;
+    Arena *arena;
+    VEC(RtTask) tasks;
+    VEC(RtEdge) edges;
+    RtTensorMap tm;
+    VEC(void *) buffers;               /* runtime allocations (freed at the end) */
+    VEC(RtScope) scopes;               /* runtime scope stack; depth 0 = implicit outer scope */
+    VEC(int64_t) spmd;                 /* enclosing SC_SPMD core_num values */
+    uint32_t ring_next[RT_NRINGS];
+    VEC(int) seen;                     /* per task: fanin slot + 1 for the current submit epoch */
+    VEC(int) seen_epoch;
+    int epoch;
+    VEC(RtValue) env;                  /* indexed by Var id */
+    VEC(const char *) func_names;      /* func_id -> kernel name */
+    VEC(const Var *) output_vars;      /* tensor.create vars passed as pl.adir.output somewhere */
+    int error_code;
+} Rt;
+
+/* rt.c */
+bool rt_fail(Rt *rt, int code, Span sp, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+bool rt_eval(Rt *rt, const Expr *e, RtValue *out);
+bool rt_in_manual_scope(const Rt *rt);
+
+/* rt_submit.c */
+RtCoreKind rt_kernel_core(const Function *f);        /* RT_CORE_NONE: not submittable */
+void rt_prepare(Rt *rt, const Function *orch);       /* func ids, tensor.create output vars */
+bool rt_is_output_var(const Rt *rt, const Var *v);
+int rt_alloc_task(Rt *rt, RtTensor **ts, int n);     /* hidden allocation task; returns its index */
+bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out);
+
+/* rt_tensor.c */
+int64_t rt_tensor_numel(const RtTensor *t);
+int64_t rt_tensor_extent(const RtTensor *t);         /* 1 + max element offset, 0 if empty */
+bool rt_tensor_packed(const RtTensor *t);
+void rt_tensor_set_packed_strides(RtTensor *t);
+void *rt_tensor_data(const RtTensor *t);             /* addr + start elements */
+bool rt_tensor_from_type(RtTensor *t, const Type *ty);   /* shape/dtype/packed strides; false if dynamic */
+void *rt_alloc_buffer(Rt *rt, uint64_t bytes);       /* zero-filled, rounded up to 1024 bytes */
+void rt_materialize(Rt *rt, RtTensor *t, int owner); /* fresh zeroed buffer owned by task `owner` */
+bool rt_slice(Rt *rt, const RtTensor *src, const int64_t *shape, int nshape, const int64_t *off,
+              int noff, RtTensor *out, Span sp);
+void rt_view_of(const RtTensor *t, RtView *v);
+void rt_gather(const RtTensor *t, void *dst);        /* strided view -> packed copy */
+void rt_scatter(const RtTensor *t, const void *src); /* packed copy -> strided view */
+
+/* rt_deps.c */
+void rt_tm_init(RtTensorMap *m);
+void rt_tm_free(RtTensorMap *m);
+RtOverlap rt_overlap(const RtTensor *probe, const RtTensor *entry);
+/* Fills task `ti`'s fanins and records edges (spec §5 steps 2–4). explicit_deps: task indices. */
+void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *explicit_flags, int nexplicit);
+
+/* rt_sched.c */
+bool rt_schedule(Rt *rt, RtResult *res);
+
+/* rt_json.c */
+uint64_t rt_tensor_id(uint64_t addr, int32_t version);
+char *rt_deps_json(const Rt *rt);
+const char *rt_dtype_name(DType d);                  /* runtime DataType name, "FLOAT32" */
+
+#endif

@@ -1,0 +1,188 @@
+/* rt_sched — scheduling in simulated time and kernel execution (spec §8–§10, §14).
+ * Requires: the complete task graph (RtTask.fanins). Produces: start/end cycles per task, the
+ * makespan, RtResult.tasks. Does: list scheduling — a task is ready when all WAIT producers have
+ * ended; ready tasks are taken in (ready time, task index) order; each block goes to the core of
+ * its kind that is free earliest (ties: lowest index; MIX blocks take a whole cluster = AIC i plus
+ * AIV 2i, 2i+1); start = max(ready, core free) + dispatch_cycles; end = start + kernel cycles.
+ * Kernels run on the calling thread in that order, which is a topological order of the graph, so
+ * their data effects never depend on host timing. Hidden allocation tasks take no core and no time. */
+#include "rt/rt_internal.h"
+
+#include <string.h>
+
+typedef struct { int64_t key; int idx; } RtHeapItem;
+typedef VEC(RtHeapItem) RtHeap;
+
+static bool rt_heap_less(RtHeapItem a, RtHeapItem b) { return a.key < b.key || (a.key == b.key && a.idx < b.idx); }
+
+static void rt_heap_push(RtHeap *h, int64_t key, int idx) {
+    vec_push(h, ((RtHeapItem){ key, idx }));
+    int i = h->len - 1;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!rt_heap_less(h->data[i], h->data[p])) break;
+        RtHeapItem t = h->data[i]; h->data[i] = h->data[p]; h->data[p] = t;
+        i = p;
+    }
+}
+
+static RtHeapItem rt_heap_pop(RtHeap *h) {
+    RtHeapItem top = h->data[0];
+    h->data[0] = h->data[--h->len];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->len && rt_heap_less(h->data[l], h->data[m])) m = l;
+        if (r < h->len && rt_heap_less(h->data[r], h->data[m])) m = r;
+        if (m == i) break;
+        RtHeapItem t = h->data[i]; h->data[i] = h->data[m]; h->data[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+typedef struct RtCores {
+    int64_t *aic, *aiv;
+    int naic, naiv;
+} RtCores;
+
+static int rt_pick(const int64_t *free_at, int n) {
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (free_at[i] < free_at[best]) best = i;
+    return best;
+}
+
+/* Reserves a core (or a cluster for MIX) for one block; returns its free time and sets *slot. */
+static int64_t rt_claim(RtCores *c, RtCoreKind k, int *slot) {
+    if (k == RT_CORE_AIC) { *slot = rt_pick(c->aic, c->naic); return c->aic[*slot]; }
+    if (k == RT_CORE_AIV) { *slot = rt_pick(c->aiv, c->naiv); return c->aiv[*slot]; }
+    int best = 0;
+    int64_t bt = INT64_MAX;
+    for (int i = 0; i < c->naic && 2 * i + 1 < c->naiv; i++) {
+        int64_t t = c->aic[i];
+        if (c->aiv[2 * i] > t) t = c->aiv[2 * i];
+        if (c->aiv[2 * i + 1] > t) t = c->aiv[2 * i + 1];
+        if (t < bt) { bt = t; best = i; }
+    }
+    *slot = best;
+    return bt;
+}
+
+static void rt_release(RtCores *c, RtCoreKind k, int slot, int64_t end) {
+    if (k == RT_CORE_AIC) c->aic[slot] = end;
+    else if (k == RT_CORE_AIV) c->aiv[slot] = end;
+    else { c->aic[slot] = end; c->aiv[2 * slot] = end; c->aiv[2 * slot + 1] = end; }
+}
+
+static bool rt_is_written(ArgDir d) { return d == AD_OUTPUT || d == AD_INOUT || d == AD_OUTPUT_EXISTING || d == AD_NO_DEP; }
+
+/* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
+static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
+    RtTask *t = &rt->tasks.data[ti];
+    int nt = 0, ns = 0;
+    for (int i = 0; i < t->nargs; i++) { if (t->args[i].dir == AD_SCALAR) ns++; else nt++; }
+    void **ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    void **staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    RtView *views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
+    uint64_t *scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
+    void **params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    int k = 0, s = 0;
+    for (int i = 0; i < t->nargs; i++) {
+        RtArg *a = &t->args[i];
+        if (a->dir == AD_SCALAR) { params[i] = &scalars[s]; scalars[s++] = a->scalar; continue; }
+        rt_view_of(&a->t, &views[k]);
+        if (views[k].packed) ptrs[k] = rt_tensor_data(&a->t);
+        else {
+            staged[k] = calloc((size_t)rt_tensor_numel(&a->t) + 1, (size_t)dtype_bytes(a->t.dtype));
+            rt_gather(&a->t, staged[k]);
+            ptrs[k] = staged[k];
+        }
+        params[i] = ptrs[k];
+        k++;
+    }
+    int64_t dispatch = (int64_t)(rt->tgt->dispatch_cycles + 0.5);
+    bool ok = true;
+    t->start = INT64_MAX; t->end = t->ready; t->cycles = 0;
+    for (int64_t b = 0; b < t->block_num && ok; b++) {
+        int slot;
+        int64_t free_at = rt_claim(cores, t->core, &slot);
+        int64_t start = (free_at > t->ready ? free_at : t->ready) + dispatch, cyc = 0;
+        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos };
+        ok = rt->run(rt->ud, &call, &cyc, rt->diag);
+        if (cyc < 0) cyc = 0;
+        rt_release(cores, t->core, slot, start + cyc);
+        if (start < t->start) t->start = start;
+        if (start + cyc > t->end) t->end = start + cyc;
+        if (cyc > t->cycles) t->cycles = cyc;
+    }
+    if (t->start == INT64_MAX) t->start = t->ready;
+    k = 0;
+    for (int i = 0; i < t->nargs; i++) {
+        if (t->args[i].dir == AD_SCALAR) continue;
+        if (staged[k] && ok && rt_is_written(t->args[i].dir)) rt_scatter(&t->args[i].t, staged[k]);
+        free(staged[k]);
+        k++;
+    }
+    free(ptrs); free(staged); free(views); free(scalars); free(params);
+    return ok;
+}
+
+static void rt_fill_result(const Rt *rt, RtResult *res) {
+    res->makespan_cycles = 0;
+    for (int i = 0; i < rt->tasks.len; i++) {
+        const RtTask *t = &rt->tasks.data[i];
+        static const char *core_names[] = { "none", "aic", "aiv", "mix" };
+        RtTaskInfo info = { i, t->id, t->kernel ? t->kernel->name : "alloc_tensors", core_names[t->core],
+                            t->func_id, t->block_num, t->start, t->end, t->cycles };
+        vec_push(&res->tasks, info);
+        if (t->end > res->makespan_cycles) res->makespan_cycles = t->end;
+    }
+    /* distinct (pred, succ) pairs = total deduplicated fanins */
+    int n = 0;
+    for (int i = 0; i < rt->tasks.len; i++) n += rt->tasks.data[i].nfanins;
+    res->nedges = n;
+}
+
+bool rt_schedule(Rt *rt, RtResult *res) {
+    int n = rt->tasks.len;
+    int *pending = calloc((size_t)(n ? n : 1), sizeof(int));
+    int *nsucc = calloc((size_t)(n + 1), sizeof(int));
+    for (int i = 0; i < n; i++)
+        for (int f = 0; f < rt->tasks.data[i].nfanins; f++)
+            if (rt->tasks.data[i].fanins[f].flags & RT_DEP_WAIT) { pending[i]++; nsucc[rt->tasks.data[i].fanins[f].pred + 1]++; }
+    for (int i = 0; i < n; i++) nsucc[i + 1] += nsucc[i];           /* CSR offsets */
+    int *succ = calloc((size_t)(nsucc[n] ? nsucc[n] : 1), sizeof(int));
+    int *fill = calloc((size_t)(n ? n : 1), sizeof(int));
+    for (int i = 0; i < n; i++)
+        for (int f = 0; f < rt->tasks.data[i].nfanins; f++)
+            if (rt->tasks.data[i].fanins[f].flags & RT_DEP_WAIT) {
+                int p = rt->tasks.data[i].fanins[f].pred;
+                succ[nsucc[p] + fill[p]++] = i;
+            }
+    RtCores cores = { calloc((size_t)rt->tgt->num_aic, sizeof(int64_t)), calloc((size_t)rt->tgt->num_aiv, sizeof(int64_t)),
+                      rt->tgt->num_aic, rt->tgt->num_aiv };
+    RtHeap heap = {0};
+    for (int i = 0; i < n; i++) { rt->tasks.data[i].ready = 0; if (!pending[i]) rt_heap_push(&heap, 0, i); }
+    bool ok = true;
+    int ndone = 0;
+    while (heap.len && ok) {
+        RtHeapItem it = rt_heap_pop(&heap);
+        RtTask *t = &rt->tasks.data[it.idx];
+        if (t->core == RT_CORE_NONE || t->block_num <= 0) { t->start = t->end = t->ready; t->cycles = 0; }
+        else ok = rt_run_task(rt, &cores, it.idx, it.idx);
+        t = &rt->tasks.data[it.idx];
+        t->done = true;
+        ndone++;
+        for (int k = nsucc[it.idx]; k < nsucc[it.idx + 1]; k++) {
+            RtTask *c = &rt->tasks.data[succ[k]];
+            if (t->end > c->ready) c->ready = t->end;
+            if (--pending[succ[k]] == 0) rt_heap_push(&heap, c->ready, succ[k]);
+        }
+    }
+    PTOC_ASSERT(!ok || ndone == n, "task graph has a cycle (%d of %d tasks ran)", ndone, n);
+    vec_free(&heap);
+    free(cores.aic); free(cores.aiv); free(pending); free(nsucc); free(succ); free(fill);
+    if (ok) rt_fill_result(rt, res);
+    return ok;
+}

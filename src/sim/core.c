@@ -1,0 +1,230 @@
+/* sim/core — simulated cores (memories), the scalar unit's walk and the sim_run entry point.
+ *
+ * Requires: a Kernel whose buffers fit the core's spaces; GM parameter pointers.
+ * Produces: the dynamic instruction stream (loops unrolled, ifs evaluated, offsets and event IDs
+ * resolved) distributed to per-pipe queues, then a SimResult from the pipe engine (pipes.c).
+ * Does: the scalar unit never blocks; it issues one instruction per cycle in program order. */
+#include "sim/sim_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+SimCore *sim_core_new(const Target *t, CoreKind kind) {
+    SimCore *c = calloc(1, sizeof *c);
+    PTOC_ASSERT(c != NULL, "out of memory");
+    c->t = t;
+    c->kind = kind;
+    static const MemSpace aic[] = { MS_MAT, MS_LEFT, MS_RIGHT, MS_ACC, MS_BIAS, MS_LEFT_SCALE, MS_RIGHT_SCALE };
+    static const MemSpace aiv[] = { MS_VEC };
+    const MemSpace *sp = kind == CORE_AIC ? aic : aiv;
+    int n = kind == CORE_AIC ? (int)(sizeof aic / sizeof aic[0]) : 1;
+    for (int i = 0; i < n; i++) {
+        int64_t sz = t->physical[sp[i]];
+        if (sz <= 0) continue;
+        c->mem[sp[i]] = calloc((size_t)sz, 1);
+        PTOC_ASSERT(c->mem[sp[i]] != NULL, "out of memory");
+        c->size[sp[i]] = sz;
+    }
+    return c;
+}
+
+void sim_core_free(SimCore *c) {
+    if (!c) return;
+    for (int i = 0; i < MS_COUNT; i++) free(c->mem[i]);
+    vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
+    vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
+    for (int i = 0; i < MS_COUNT; i++) free(c->shadow[i]);
+    vec_free(&c->gm_shadow);
+    free(c);
+}
+
+uint8_t *sim_core_mem(SimCore *c, MemSpace space, int64_t *size) {
+    if (space < 0 || space >= MS_COUNT) { if (size) *size = 0; return NULL; }
+    if (size) *size = c->size[space];
+    return c->mem[space];
+}
+
+bool sim_hard_error(SimRun *s, const MirInst *i, const char *fmt, ...) {
+    StrBuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    if (i && i->loc.line > 0) sb_printf(&sb, " (line %d)", i->loc.line);
+    diag_add(s->diag, DIAG_ERROR, i ? i->loc : SPAN_NONE, NULL, "simulator: %s", sb_cstr(&sb));
+    sb_free(&sb);
+    s->failed = true;
+    return false;
+}
+
+void sim_add_msg(SimRun *s, bool race, const char *fmt, ...) {
+    StrBuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    char *m = sb_take(&sb);
+    if (race) {
+        if (s->r->races.len < SIM_MAX_MSGS) { vec_push(&s->r->races, m); return; }
+    } else if (s->r->sync_errors.len < SIM_MAX_MSGS) {
+        bool dup = false;
+        for (int j = 0; j < s->r->sync_errors.len && !dup; j++) dup = strcmp(s->r->sync_errors.data[j], m) == 0;
+        if (!dup) { vec_push(&s->r->sync_errors, m); return; }
+    }
+    free(m);
+}
+
+/* ---- the scalar walk ---- */
+
+static bool walk_block(SimRun *s, const MirBlock *b);
+
+static int resolve_event(SimRun *s, const MirInst *i) {
+    if (i->event_alt < 0 || i->event_var < 0 || i->event_var >= s->k->nvars) return i->event;
+    int64_t step = s->var_step[i->event_var];
+    int64_t q = s->vars[i->event_var] / (step ? step : 1);
+    return (q & 1) ? i->event_alt : i->event;
+}
+
+static Pipe issue_pipe(const SimRun *s, const MirInst *i) {
+    switch (i->op) {
+    case MI_SET_FLAG: return i->src_pipe;
+    case MI_WAIT_FLAG: return i->dst_pipe;
+    case MI_BARRIER: return i->pipe;
+    default: return i->pipe != PIPE_NONE ? i->pipe : mir_pipe_for(s->k, i->op, i->dst, i->src0);
+    }
+}
+
+/* Operand buffer ids and GM parameter of a tile instruction are present and in range. */
+static bool check_operands(SimRun *s, const MirInst *i) {
+    if (mir_is_sync(i)) return true;
+    bool need[4] = { i->op != MI_TSTORE, i->op != MI_TLOAD,
+                     i->op == MI_TMATMUL || i->op == MI_TMATMUL_ACC || i->op == MI_TMATMUL_BIAS,
+                     i->op == MI_TMATMUL_BIAS };
+    int ids[4] = { i->dst, i->src0, i->src1, i->src2 };
+    for (int j = 0; j < 4; j++) {
+        if (ids[j] >= s->k->nbufs || ids[j] < -1 || (need[j] && ids[j] < 0))
+            return sim_hard_error(s, i, "missing or invalid operand buffer (id %d)", ids[j]);
+    }
+    if ((i->op == MI_TLOAD || i->op == MI_TSTORE) && (i->param < 0 || i->param >= s->k->nparams))
+        return sim_hard_error(s, i, "invalid GM parameter %d", i->param);
+    return true;
+}
+
+static bool issue(SimRun *s, const MirInst *i) {
+    if (!check_operands(s, i)) return false;
+    Pipe p = issue_pipe(s, i);
+    if (p < 0 || p >= PIPE_COUNT) return sim_hard_error(s, i, "instruction on invalid pipe %d", (int)p);
+    if (s->dyn.len >= SIM_MAX_DYN) return sim_hard_error(s, i, "more than %d dynamic instructions", SIM_MAX_DYN);
+    SimDyn d = { .inst = i, .order = s->dyn.len, .pipe = (int16_t)p, .snap = -1 };
+    if (i->off[0]) d.off0 = mir_eval(i->off[0], s->vars);
+    if (i->off[1]) d.off1 = mir_eval(i->off[1], s->vars);
+    if (i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG) {
+        int ev = resolve_event(s, i);
+        if (ev < 0 || ev >= SIM_MAX_EVENTS) return sim_hard_error(s, i, "event id %d out of range", ev);
+        if (i->src_pipe < 0 || i->src_pipe >= PIPE_COUNT || i->dst_pipe < 0 || i->dst_pipe >= PIPE_COUNT ||
+            i->src_pipe == PIPE_ALL || i->dst_pipe == PIPE_ALL)
+            return sim_hard_error(s, i, "flag with invalid pipes");
+        d.event = (int16_t)ev;
+    }
+    if (p == PIPE_ALL) {
+        d.snap = s->snaps.len;
+        for (int q = 0; q < PIPE_COUNT; q++) vec_push(&s->snaps, s->issued[q]);
+    }
+    d.seq = ++s->issued[p];
+    vec_push(&s->queue[p], d.order);
+    vec_push(&s->dyn, d);
+    return true;
+}
+
+static bool walk_for(SimRun *s, const MirInst *i) {
+    int64_t start = mir_eval(i->start, s->vars), stop = mir_eval(i->stop, s->vars), step = mir_eval(i->step, s->vars);
+    if (step == 0) return sim_hard_error(s, i, "loop with step 0");
+    if (i->var < 0 || i->var >= s->k->nvars) return sim_hard_error(s, i, "loop variable %d out of range", i->var);
+    int64_t saved = s->var_step[i->var];
+    s->var_step[i->var] = step;
+    for (int64_t v = start; step > 0 ? v < stop : v > stop; v += step) {
+        s->vars[i->var] = v;
+        if (!walk_block(s, &i->body)) return false;
+    }
+    s->var_step[i->var] = saved;
+    return true;
+}
+
+static bool walk_block(SimRun *s, const MirBlock *b) {
+    for (int j = 0; j < b->len; j++) {
+        const MirInst *i = b->items[j];
+        bool ok;
+        if (i->op == MI_FOR) ok = walk_for(s, i);
+        else if (i->op == MI_IF) ok = walk_block(s, mir_eval(i->cond, s->vars) ? &i->then_body : &i->else_body);
+        else ok = issue(s, i);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* ---- sim_run ---- */
+
+static void init_vars(SimRun *s) {
+    const Kernel *k = s->k;
+    s->vars = ARENA_ARRAY(s->arena, int64_t, k->nvars + 1);
+    s->var_step = ARENA_ARRAY(s->arena, int64_t, k->nvars + 1);
+    for (int v = 0; v < k->nvars; v++) {
+        s->var_step[v] = 1;
+        if (strcmp(k->vars[v], "block_idx") == 0) s->vars[v] = s->o->block_idx;
+        if (strcmp(k->vars[v], "block_num") == 0) s->vars[v] = s->o->block_num;
+        for (int p = 0; p < k->nparams; p++)   /* scalar parameters bind variables of the same name */
+            if (!k->params[p].is_tensor && s->gm && s->gm[p] && strcmp(k->params[p].name, k->vars[v]) == 0)
+                memcpy(&s->vars[v], s->gm[p], sizeof(int64_t));
+    }
+}
+
+static void report_left_tokens(SimRun *s) {
+    for (int a = 0; a < PIPE_COUNT; a++)
+        for (int b = 0; b < PIPE_COUNT; b++)
+            for (int e = 0; e < SIM_MAX_EVENTS; e++) {
+                const SimFlag *f = &s->flags[a][b][e];
+                if (!f->set) continue;
+                sim_add_msg(s, false, "sync: flag (%s, %s, EVENT_ID%d) still set at the end of the kernel "
+                            "(set_flag at line %d has no matching wait_flag)", mir_pipe_name((Pipe)a),
+                            mir_pipe_name((Pipe)b), e, f->setter ? f->setter->loc.line : 0);
+            }
+}
+
+static void run_cleanup(SimRun *s) {
+    vec_free(&s->dyn);
+    for (int p = 0; p < PIPE_COUNT; p++) vec_free(&s->queue[p]);
+    vec_free(&s->snaps);
+    sim_race_free(s);
+    arena_free(s->arena);
+}
+
+bool sim_run(SimCore *c, const Kernel *k, void **gm, const SimOptions *o, SimResult *r, DiagSink *diag) {
+    SimOptions defaults = {0};
+    memset(r, 0, sizeof *r);
+    SimRun *s = calloc(1, sizeof *s);
+    PTOC_ASSERT(s != NULL, "out of memory");
+    *s = (SimRun){ .c = c, .k = k, .t = c->t, .gm = gm, .o = o ? o : &defaults, .r = r, .diag = diag };
+    s->arena = arena_new();
+    s->views = ARENA_ARRAY(s->arena, SimView, k->nbufs + 1);
+    bool ok = true;
+    for (int b = 0; b < k->nbufs && ok; b++) ok = sim_build_view(s, &k->bufs[b], &s->views[b]);
+    if (ok) {
+        init_vars(s);
+        ok = walk_block(s, &k->body);
+    }
+    if (ok && s->o->race_check) sim_race_init(s);
+    if (ok) ok = sim_run_pipes(s);
+    if (ok) report_left_tokens(s);
+    r->cube_util = r->cycles > 0 ? (double)r->pipe_busy[PIPE_M] / (double)r->cycles : 0.0;
+    run_cleanup(s);
+    free(s);
+    return ok;
+}
+
+void sim_result_free(SimResult *r) {
+    for (int j = 0; j < r->races.len; j++) free(r->races.data[j]);
+    for (int j = 0; j < r->sync_errors.len; j++) free(r->sync_errors.data[j]);
+    vec_free(&r->races);
+    vec_free(&r->sync_errors);
+    vec_free(&r->trace);
+}

@@ -1,0 +1,133 @@
+/* sim/exec — functional semantics of the data-moving tile instructions (isa_and_sync.md §5):
+ * tload, tstore (with atomic add and FIXPIPE narrowing), textract, tmov, tinsert.
+ *
+ * Requires: per-buffer views (layout tables) of the run; GM parameter pointers.
+ * Produces: the instruction's effect on core memories / GM, applied when the pipe engine starts it.
+ * Does: bounds-checks every window (hard error), converts layouts through the views and dtypes
+ * through sim_read_elem / sim_write_elem (FP32 -> FP16/BF16 rounds half to even). */
+#include "sim/sim_int.h"
+
+#include <string.h>
+
+/* A GM parameter seen as a 2-D row-major matrix (leading dimensions folded into rows). */
+typedef struct GmMat { uint8_t *base; DType dt; int eb; int64_t rows, cols, rs, cs; } GmMat;
+
+static bool gm_mat(SimRun *s, const MirInst *i, GmMat *g) {
+    if (i->param < 0 || i->param >= s->k->nparams) return sim_hard_error(s, i, "bad GM parameter %d", i->param);
+    const MirParam *p = &s->k->params[i->param];
+    if (!p->is_tensor || !s->gm || !s->gm[i->param])
+        return sim_hard_error(s, i, "GM parameter %s has no tensor data", p->name);
+    g->base = s->gm[i->param];
+    g->dt = p->dtype;
+    g->eb = dtype_bytes(p->dtype);
+    if (p->rank <= 0) { g->rows = g->cols = 1; g->rs = g->cs = 1; return true; }
+    g->cols = p->shape[p->rank - 1];
+    g->cs = p->strides[p->rank - 1] ? p->strides[p->rank - 1] : 1;
+    if (p->rank == 1) { g->rows = 1; g->rs = g->cols * g->cs; return true; }
+    g->rows = 1;
+    for (int d = 0; d < p->rank - 1; d++) g->rows *= p->shape[d];
+    g->rs = p->strides[p->rank - 2] ? p->strides[p->rank - 2] : g->cols;
+    return true;
+}
+
+static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t r0, int64_t c0, int64_t nr, int64_t nc) {
+    if (r0 < 0 || c0 < 0 || r0 + nr > g->rows || c0 + nc > g->cols)
+        return sim_hard_error(s, i, "GM window [%lld:%lld, %lld:%lld] outside %s (%lldx%lld)", (long long)r0,
+                              (long long)(r0 + nr), (long long)c0, (long long)(c0 + nc), s->k->params[i->param].name,
+                              (long long)g->rows, (long long)g->cols);
+    return true;
+}
+
+static double pad_value(int pad) {
+    return pad == 2 ? 1e300 : pad == 3 ? -1e300 : 0.0;   /* PAD_MAX / PAD_MIN saturate to the dtype's extremes */
+}
+
+static bool exec_tload(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    GmMat g;
+    if (!gm_mat(s, i, &g)) return false;
+    const SimView *v = &s->views[i->dst];
+    int64_t nr = v->buf->valid_rows, nc = v->buf->valid_cols;
+    if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
+    if (g.eb != v->eb) return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
+    int eb = v->eb;
+    for (int64_t r = 0; r < nr; r++) {
+        const uint8_t *src = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * eb;
+        uint8_t *dst = v->base + v->roff[r] * eb;
+        if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.cs * 2, 2);
+        else for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * eb, src + j * g.cs * eb, (size_t)eb);
+    }
+    if (v->buf->pad != 0) sim_fill_pad(v, nr, nc, pad_value(v->buf->pad));
+    return true;
+}
+
+static bool exec_tstore(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    GmMat g;
+    if (!gm_mat(s, i, &g)) return false;
+    const SimView *v = &s->views[i->src0];
+    int64_t nr = v->buf->valid_rows, nc = v->buf->valid_cols;
+    if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
+    DType st = v->buf->dtype;
+    bool raw = st == g.dt && !i->atomic_add;
+    for (int64_t r = 0; r < nr; r++) {
+        uint8_t *dst = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * g.eb;
+        const uint8_t *src = v->base + v->roff[r] * v->eb;
+        for (int64_t j = 0; j < nc; j++) {
+            uint8_t *q = dst + j * g.cs * g.eb;
+            const uint8_t *p = src + v->coff[j] * v->eb;
+            if (raw) { memcpy(q, p, (size_t)g.eb); continue; }
+            double x = sim_read_elem(st, p);
+            if (st == DT_FP32) x = (float)x;
+            if (i->atomic_add) x += sim_read_elem(g.dt, q);
+            sim_write_elem(g.dt, q, x);
+        }
+    }
+    return true;
+}
+
+static bool exec_textract(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
+    if (d->off0 < 0 || d->off1 < 0 || d->off0 + dv->buf->rows > sv->buf->rows || d->off1 + dv->buf->cols > sv->buf->cols)
+        return sim_hard_error(s, i, "textract: window (%lld, %lld) of %lldx%lld outside %s (%lldx%lld)",
+                              (long long)d->off0, (long long)d->off1, (long long)dv->buf->rows, (long long)dv->buf->cols,
+                              sv->buf->name, (long long)sv->buf->rows, (long long)sv->buf->cols);
+    sim_copy_window(dv, 0, 0, sv, d->off0, d->off1, dv->buf->valid_rows, dv->buf->valid_cols);
+    return true;
+}
+
+static bool exec_tmov(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
+    if (dv->buf->rows != sv->buf->rows || dv->buf->cols != sv->buf->cols)
+        return sim_hard_error(s, i, "tmov: shapes differ (%s %lldx%lld, %s %lldx%lld)", dv->buf->name,
+                              (long long)dv->buf->rows, (long long)dv->buf->cols, sv->buf->name,
+                              (long long)sv->buf->rows, (long long)sv->buf->cols);
+    sim_copy_window(dv, 0, 0, sv, 0, 0, dv->buf->valid_rows, dv->buf->valid_cols);
+    return true;
+}
+
+static bool exec_tinsert(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
+    int64_t nr = sv->buf->valid_rows, nc = sv->buf->valid_cols;
+    if (d->off0 < 0 || d->off1 < 0 || d->off0 + nr > dv->buf->rows || d->off1 + nc > dv->buf->cols)
+        return sim_hard_error(s, i, "tinsert: window (%lld, %lld) of %lldx%lld outside %s (%lldx%lld)",
+                              (long long)d->off0, (long long)d->off1, (long long)nr, (long long)nc, dv->buf->name,
+                              (long long)dv->buf->rows, (long long)dv->buf->cols);
+    sim_copy_window(dv, d->off0, d->off1, sv, 0, 0, nr, nc);
+    return true;
+}
+
+bool sim_exec(SimRun *s, const SimDyn *d) {
+    switch (d->inst->op) {
+    case MI_TLOAD: return exec_tload(s, d);
+    case MI_TSTORE: return exec_tstore(s, d);
+    case MI_TEXTRACT: return exec_textract(s, d);
+    case MI_TMOV: return exec_tmov(s, d);
+    case MI_TINSERT: return exec_tinsert(s, d);
+    case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS: return sim_exec_matmul(s, d);
+    default: return true;
+    }
+}

@@ -1,0 +1,154 @@
+/* sim/layout — tile layouts (isa_and_sync.md §3), element conversion and window copies.
+ *
+ * Requires: MirBuf layout fields (blayout, slayout, fractal, dtype, rows, cols).
+ * Produces: element offsets, per-buffer separable offset tables (SimView), typed element access.
+ * Does: every layout of §3 is separable, offset(i, j) = rowpart(i) + colpart(j), so a buffer's
+ * layout is two small tables built once per run and every copy is table lookups plus adds. */
+#include "sim/sim_int.h"
+
+#include <string.h>
+
+void sim_layout_box(MirLayout slayout, int64_t fractal, int elem_bytes, int64_t *r0, int64_t *c0) {
+    int64_t eb = elem_bytes > 0 ? elem_bytes : 1;
+    if (slayout == ML_NONE_BOX) { *r0 = *c0 = 1; return; }
+    if (fractal == 1024) { *r0 = *c0 = 16; return; }
+    int64_t w = fractal / (16 * eb);
+    if (w < 1) w = 1;
+    if (slayout == ML_ROW_MAJOR) { *r0 = 16; *c0 = w; }
+    else { *r0 = w; *c0 = 16; }
+}
+
+/* Row and column parts of the offset; their sum is the element offset. */
+static int64_t row_part(MirLayout bl, MirLayout sl, int64_t R, int64_t C, int64_t r0, int64_t c0, int64_t i) {
+    if (sl == ML_NONE_BOX) return bl == ML_COL_MAJOR ? i : i * C;
+    int64_t bi = i / r0, ii = i % r0;
+    int64_t outer = bl == ML_COL_MAJOR ? bi * (r0 * c0) : bi * (C * r0);
+    (void)R;
+    return outer + (sl == ML_ROW_MAJOR ? ii * c0 : ii);
+}
+
+static int64_t col_part(MirLayout bl, MirLayout sl, int64_t R, int64_t C, int64_t r0, int64_t c0, int64_t j) {
+    if (sl == ML_NONE_BOX) return bl == ML_COL_MAJOR ? j * R : j;
+    int64_t bj = j / c0, jj = j % c0;
+    int64_t outer = bl == ML_COL_MAJOR ? bj * (R * c0) : bj * (r0 * c0);
+    (void)C;
+    return outer + (sl == ML_ROW_MAJOR ? jj : jj * r0);
+}
+
+int64_t sim_layout_offset(MirLayout blayout, MirLayout slayout, int64_t fractal, int elem_bytes,
+                          int64_t rows, int64_t cols, int64_t i, int64_t j) {
+    int64_t r0, c0;
+    sim_layout_box(slayout, fractal, elem_bytes, &r0, &c0);
+    return row_part(blayout, slayout, rows, cols, r0, c0, i) + col_part(blayout, slayout, rows, cols, r0, c0, j);
+}
+
+/* Builds the offset tables of b and checks it lies inside its space. A compact buffer's column
+ * strips are ceil(valid_rows / r0) boxes high (the stride TMATMUL writes, §5). */
+bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v) {
+    memset(v, 0, sizeof *v);
+    v->buf = b;
+    v->eb = dtype_bytes(b->dtype);
+    if (b->space <= MS_DDR || b->space >= MS_COUNT || !s->c->mem[b->space])
+        return sim_hard_error(s, NULL, "buffer %s: space %s does not exist on this core", b->name,
+                              memspace_name(b->space));
+    if (v->eb <= 0 || b->rows <= 0 || b->cols <= 0 || b->valid_rows < 0 || b->valid_cols < 0 ||
+        b->valid_rows > b->rows || b->valid_cols > b->cols)
+        return sim_hard_error(s, NULL, "buffer %s: bad shape %lldx%lld (valid %lldx%lld)", b->name,
+                              (long long)b->rows, (long long)b->cols, (long long)b->valid_rows,
+                              (long long)b->valid_cols);
+    int64_t r0, c0, R = b->rows;
+    sim_layout_box(b->slayout, b->fractal, v->eb, &r0, &c0);
+    if (b->compact && b->slayout != ML_NONE_BOX) R = (b->valid_rows + r0 - 1) / r0 * r0;
+    v->roff = ARENA_ARRAY(s->arena, int64_t, b->rows);
+    v->coff = ARENA_ARRAY(s->arena, int64_t, b->cols);
+    for (int64_t i = 0; i < b->rows; i++) v->roff[i] = row_part(b->blayout, b->slayout, R, b->cols, r0, c0, i);
+    for (int64_t j = 0; j < b->cols; j++) v->coff[j] = col_part(b->blayout, b->slayout, R, b->cols, r0, c0, j);
+    /* offsets are non-decreasing in i and j: the last element has the largest offset */
+    int64_t foot = (v->roff[b->rows - 1] + v->coff[b->cols - 1] + 1) * v->eb;
+    int64_t size = s->c->size[b->space];
+    if (b->addr < 0 || b->addr + foot > size || b->addr + b->bytes > size)
+        return sim_hard_error(s, NULL, "buffer %s: [%lld, %lld) exceeds %s (%lld bytes)", b->name, (long long)b->addr,
+                              (long long)(b->addr + (foot > b->bytes ? foot : b->bytes)), memspace_name(b->space),
+                              (long long)size);
+    v->base = s->c->mem[b->space] + b->addr;
+    return true;
+}
+
+double sim_read_elem(DType t, const uint8_t *p) {
+    switch (t) {
+    case DT_FP16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_f32(h); }
+    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
+    case DT_FP32: { float f; memcpy(&f, p, 4); return f; }
+    case DT_INT8: return (int8_t)p[0];
+    case DT_UINT8: case DT_BOOL: return p[0];
+    case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+    case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+    case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+    case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+    case DT_INT64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+    case DT_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
+    default: return 0.0;
+    }
+}
+
+static int64_t sat(double v, double lo, double hi) {
+    if (v != v) return 0;
+    if (v < lo) v = lo;
+    if (v > hi) v = hi;
+    return (int64_t)v;
+}
+
+void sim_write_elem(DType t, uint8_t *p, double v) {
+    switch (t) {
+    case DT_FP16: { uint16_t h = f32_to_fp16((float)v); memcpy(p, &h, 2); return; }
+    case DT_BF16: { uint16_t h = f32_to_bf16((float)v); memcpy(p, &h, 2); return; }
+    case DT_FP32: { float f = (float)v; memcpy(p, &f, 4); return; }
+    case DT_INT8: p[0] = (uint8_t)(int8_t)sat(v, -128, 127); return;
+    case DT_UINT8: case DT_BOOL: p[0] = (uint8_t)sat(v, 0, 255); return;
+    case DT_INT16: { int16_t x = (int16_t)sat(v, -32768, 32767); memcpy(p, &x, 2); return; }
+    case DT_UINT16: { uint16_t x = (uint16_t)sat(v, 0, 65535); memcpy(p, &x, 2); return; }
+    case DT_INT32: { int32_t x = (int32_t)sat(v, -2147483648.0, 2147483647.0); memcpy(p, &x, 4); return; }
+    case DT_UINT32: { uint32_t x = (uint32_t)sat(v, 0, 4294967295.0); memcpy(p, &x, 4); return; }
+    case DT_INT64: case DT_INDEX: { int64_t x = (int64_t)v; memcpy(p, &x, 8); return; }
+    case DT_UINT64: { uint64_t x = v < 0 ? 0 : (uint64_t)v; memcpy(p, &x, 8); return; }
+    default: return;
+    }
+}
+
+/* dst window at (dr, dc) <- src window at (sr, sc), rows x cols elements. Same dtype: raw copy;
+ * otherwise converted through double (FP32 -> FP16/BF16 rounds half to even). Bounds are checked
+ * by the callers. */
+void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *src, int64_t sr, int64_t sc,
+                     int64_t rows, int64_t cols) {
+    const int64_t *dco = dst->coff + dc, *sco = src->coff + sc;
+    if (dst->buf->dtype == src->buf->dtype) {
+        int eb = dst->eb;
+        for (int64_t i = 0; i < rows; i++) {
+            uint8_t *d = dst->base + dst->roff[dr + i] * eb;
+            const uint8_t *s = src->base + src->roff[sr + i] * eb;
+            switch (eb) {
+            case 2: for (int64_t j = 0; j < cols; j++) memcpy(d + dco[j] * 2, s + sco[j] * 2, 2); break;
+            case 4: for (int64_t j = 0; j < cols; j++) memcpy(d + dco[j] * 4, s + sco[j] * 4, 4); break;
+            case 1: for (int64_t j = 0; j < cols; j++) d[dco[j]] = s[sco[j]]; break;
+            default: for (int64_t j = 0; j < cols; j++) memcpy(d + dco[j] * eb, s + sco[j] * eb, (size_t)eb); break;
+            }
+        }
+        return;
+    }
+    DType dt = dst->buf->dtype, st = src->buf->dtype;
+    for (int64_t i = 0; i < rows; i++) {
+        uint8_t *d = dst->base + dst->roff[dr + i] * dst->eb;
+        const uint8_t *s = src->base + src->roff[sr + i] * src->eb;
+        for (int64_t j = 0; j < cols; j++) sim_write_elem(dt, d + dco[j] * dst->eb, sim_read_elem(st, s + sco[j] * src->eb));
+    }
+}
+
+/* Fills every element of the capacity outside the leading vrows x vcols rectangle with value. */
+void sim_fill_pad(const SimView *v, int64_t vrows, int64_t vcols, double value) {
+    uint8_t ebuf[8];
+    sim_write_elem(v->buf->dtype, ebuf, value);
+    for (int64_t i = 0; i < v->buf->rows; i++) {
+        uint8_t *row = v->base + v->roff[i] * v->eb;
+        for (int64_t j = i < vrows ? vcols : 0; j < v->buf->cols; j++) memcpy(row + v->coff[j] * v->eb, ebuf, (size_t)v->eb);
+    }
+}

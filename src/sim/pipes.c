@@ -1,0 +1,219 @@
+/* sim/pipes — the pipe engine: in-order pipe queues running concurrently in simulated time,
+ * binary flag tokens, barriers, the timing model and deadlock recovery.
+ *
+ * Requires: the dynamic instruction stream and per-pipe queues built by the scalar walk (core.c).
+ * Produces: functional effects in simulated-time order, SimResult timing, sync errors, trace.
+ * Does: a discrete-event loop repeatedly starts, among the pipe heads that can start, the one with
+ * the earliest start time (ties: issue order). A wait_flag head can start once its flag is set; an
+ * instruction issued after a pending pipe_barrier(PIPE_ALL) waits for it; the PIPE_ALL barrier
+ * starts when every earlier-issued instruction has completed. When nothing can start but queues are
+ * non-empty, the earliest-issued blocked wait is reported and released as if satisfied. */
+#include "sim/sim_int.h"
+
+#include <math.h>
+
+static int64_t cyc(double x) {
+    int64_t c = (int64_t)ceil(x - 1e-9);
+    return c < 1 ? 1 : c;
+}
+
+static int64_t odd_part(int64_t x) {
+    while (x > 0 && x % 2 == 0) x /= 2;
+    return x;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static double tile_bytes(const MirBuf *b) { return (double)(b->valid_rows * b->valid_cols * dtype_bytes(b->dtype)); }
+
+static int64_t drain_cycles(const Target *t, int64_t m, int64_t n, int64_t bc) {
+    const L0CostModel *cm = &t->cost;
+    int64_t n0 = cm->drain_c0_bytes / bc;
+    if (n0 < 1) n0 = 1;
+    double per_row = (double)(bc * n) / cm->bw_drain;
+    if (per_row < cm->drain_row_cycles) per_row = cm->drain_row_cycles;
+    per_row += cm->drain_penalty_cycles * (double)(odd_part(cdiv(n, n0)) - 1);
+    return cyc(cm->drain_fixed_cycles + (double)m * per_row);
+}
+
+static int64_t mad_cycles(const Target *t, const MirBuf *a, const MirBuf *b) {
+    const L0CostModel *cm = &t->cost;
+    int64_t ba = dtype_bytes(a->dtype);
+    int64_t kt = ba > 0 ? cm->mad_k_fractal_bytes / ba : 1;
+    if (kt < 1) kt = 1;
+    int64_t cpr = ba == 4 ? cm->mad_fp32_passes : ba / 2;
+    if (cpr < 1) cpr = 1;
+    return cm->mad_head + cpr * cdiv(a->valid_rows, 16) * cdiv(a->valid_cols, kt) * cdiv(b->valid_cols, 16);
+}
+
+static int64_t move_cycles(const Target *t, const MirBuf *src, const MirBuf *dst) {
+    double bytes = tile_bytes(dst);
+    if (src->space == MS_ACC) return cyc(bytes / t->bw_acc_to_mat);
+    if (src->space == MS_MAT && dst->space == MS_RIGHT) return cyc(bytes / t->cost.bw_b);
+    return cyc(bytes / t->cost.bw_a);   /* Mat -> Left / Bias, and (model gap) Vec -> Vec */
+}
+
+int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i) {
+    switch (i->op) {
+    case MI_SET_FLAG: case MI_BARRIER: return 1;
+    case MI_WAIT_FLAG: return 0;
+    case MI_TLOAD: {
+        const MirBuf *d = &k->bufs[i->dst];
+        double bw = d->space == MS_VEC ? t->bw_gm_to_vec : t->bw_gm_to_mat;
+        return cyc(t->dma_fixed_cycles + tile_bytes(d) / bw);
+    }
+    case MI_TSTORE: {
+        const MirBuf *s = &k->bufs[i->src0];
+        if (s->space == MS_ACC) return drain_cycles(t, s->valid_rows, s->valid_cols, dtype_bytes(s->dtype));
+        double bw = s->space == MS_MAT ? t->bw_mat_to_gm : t->bw_vec_to_gm;
+        return cyc(t->dma_fixed_cycles + tile_bytes(s) / bw);
+    }
+    case MI_TEXTRACT: case MI_TMOV: return move_cycles(t, &k->bufs[i->src0], &k->bufs[i->dst]);
+    case MI_TINSERT: return cyc(tile_bytes(&k->bufs[i->src0]) / t->bw_acc_to_mat);
+    case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS:
+        return mad_cycles(t, &k->bufs[i->src0], &k->bufs[i->src1]);
+    default: return 0;
+    }
+}
+
+/* ---- the event loop ---- */
+
+typedef struct Engine {
+    int64_t pipe_free[PIPE_COUNT];
+    int32_t head[PIPE_COUNT];
+    int64_t allbar_end, max_end, completed;
+} Engine;
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static SimDyn *head_of(SimRun *s, Engine *e, int p) {
+    return e->head[p] < s->queue[p].len ? &s->dyn.data[s->queue[p].data[e->head[p]]] : NULL;
+}
+
+/* Is the head of p held back by an earlier-issued, not yet executed PIPE_ALL barrier? */
+static bool behind_all_barrier(SimRun *s, Engine *e, int p, const SimDyn *d) {
+    if (p == PIPE_ALL) return false;
+    const SimDyn *b = head_of(s, e, PIPE_ALL);
+    return b && d->order > b->order;
+}
+
+/* Can the head of pipe p start? If so *start gets its start time. */
+static bool can_start(SimRun *s, Engine *e, int p, int64_t *start) {
+    SimDyn *d = head_of(s, e, p);
+    if (!d || behind_all_barrier(s, e, p, d)) return false;
+    if (p == PIPE_ALL) {
+        if (e->completed != d->order) return false;
+        *start = max64(e->max_end, d->order);
+        return true;
+    }
+    int64_t t0 = max64(max64(e->pipe_free[p], d->order), e->allbar_end);
+    if (d->inst->op == MI_WAIT_FLAG) {
+        const SimFlag *f = &s->flags[d->inst->src_pipe][d->inst->dst_pipe][d->event];
+        if (!f->set) return false;
+        t0 = max64(t0, f->time);
+    }
+    *start = t0;
+    return true;
+}
+
+static void do_set(SimRun *s, const SimDyn *d, int64_t end) {
+    const MirInst *i = d->inst;
+    SimFlag *f = &s->flags[i->src_pipe][i->dst_pipe][d->event];
+    if (f->set) {
+        sim_add_msg(s, false, "sync: set_flag(%s, %s, EVENT_ID%d) at line %d on a flag that is already set "
+                    "(by line %d, not yet waited for)", mir_pipe_name(i->src_pipe), mir_pipe_name(i->dst_pipe),
+                    d->event, i->loc.line, f->setter ? f->setter->loc.line : 0);
+        return;
+    }
+    f->set = true;
+    f->time = end;
+    f->setter = i;
+    for (int q = 0; q < PIPE_COUNT; q++) f->vc[q] = s->known[i->src_pipe][q];
+    if (f->vc[i->src_pipe] < d->seq - 1) f->vc[i->src_pipe] = d->seq - 1;
+}
+
+static void do_wait(SimRun *s, const SimDyn *d, bool forced) {
+    const MirInst *i = d->inst;
+    if (forced) return;
+    SimFlag *f = &s->flags[i->src_pipe][i->dst_pipe][d->event];
+    f->set = false;
+    for (int q = 0; q < PIPE_COUNT; q++)
+        if (s->known[i->dst_pipe][q] < f->vc[q]) s->known[i->dst_pipe][q] = f->vc[q];
+}
+
+static void do_barrier(SimRun *s, const SimDyn *d, int p) {
+    if (p != PIPE_ALL) {
+        if (s->known[p][p] < d->seq - 1) s->known[p][p] = d->seq - 1;
+        return;
+    }
+    const int32_t *snap = &s->snaps.data[d->snap];
+    for (int a = 0; a < PIPE_COUNT; a++)
+        for (int q = 0; q < PIPE_COUNT; q++)
+            if (s->known[a][q] < snap[q]) s->known[a][q] = snap[q];
+}
+
+static bool execute(SimRun *s, Engine *e, int p, int64_t start, bool forced) {
+    SimDyn *d = head_of(s, e, p);
+    const MirInst *i = d->inst;
+    int64_t dur = sim_inst_cycles(s->t, s->k, i), end = start + dur;
+    switch (i->op) {
+    case MI_SET_FLAG: do_set(s, d, end); break;
+    case MI_WAIT_FLAG: do_wait(s, d, forced); break;
+    case MI_BARRIER: do_barrier(s, d, p); break;
+    default:
+        if (s->o->race_check) sim_race_access(s, d);
+        if (!sim_exec(s, d)) return false;
+    }
+    e->pipe_free[p] = end;
+    e->max_end = max64(e->max_end, end);
+    if (p == PIPE_ALL) e->allbar_end = end;
+    e->completed++;
+    e->head[p]++;
+    s->r->pipe_busy[p] += dur;
+    s->r->insts++;
+    if (s->o->trace) vec_push(&s->r->trace, ((SimTraceEvent){ (Pipe)p, i, start, end }));
+    return true;
+}
+
+/* Nothing can start: report every blocked wait and release the earliest-issued one. */
+static bool break_deadlock(SimRun *s, Engine *e) {
+    StrBuf sb = {0};
+    int best = -1;
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        SimDyn *d = head_of(s, e, p);
+        if (!d || d->inst->op != MI_WAIT_FLAG || behind_all_barrier(s, e, p, d)) continue;
+        const MirInst *i = d->inst;
+        sb_printf(&sb, "%swait_flag(%s, %s, EVENT_ID%d) at line %d can never be satisfied", sb.len ? "; " : "",
+                  mir_pipe_name(i->src_pipe), mir_pipe_name(i->dst_pipe), d->event, i->loc.line);
+        if (best < 0 || d->order < head_of(s, e, best)->order) best = p;
+    }
+    PTOC_ASSERT(best >= 0, "pipe engine stuck without a blocked wait");
+    sim_add_msg(s, false, "sync: deadlock: %s", sb_cstr(&sb));
+    sb_free(&sb);
+    SimDyn *d = head_of(s, e, best);
+    int64_t start = max64(max64(e->pipe_free[best], d->order), e->allbar_end);
+    return execute(s, e, best, start, true);
+}
+
+bool sim_run_pipes(SimRun *s) {
+    Engine e = {0};
+    int64_t remaining = s->dyn.len;
+    while (remaining > 0) {
+        int best = -1;
+        int64_t best_start = 0;
+        for (int p = 0; p < PIPE_COUNT; p++) {
+            int64_t st;
+            if (!can_start(s, &e, p, &st)) continue;
+            if (best < 0 || st < best_start ||
+                (st == best_start && head_of(s, &e, p)->order < head_of(s, &e, best)->order)) {
+                best = p;
+                best_start = st;
+            }
+        }
+        bool ok = best >= 0 ? execute(s, &e, best, best_start, false) : break_deadlock(s, &e);
+        if (!ok) return false;
+        remaining--;
+    }
+    s->r->cycles = e.max_end;
+    return true;
+}

@@ -1,0 +1,191 @@
+/* sim/race — the happens-before race detector (vector clocks over pipes, shadow memory).
+ *
+ * Requires: SimRun.known[P][Q] maintained by the pipe engine: the highest sequence number of pipe Q
+ * known to have completed before P's next instruction starts (set_flag snapshots, wait_flag joins,
+ * pipe_barrier(P) orders P after itself, PIPE_ALL orders everything before it).
+ * Produces: one message per (static instruction pair, kind) in SimResult.races (capped).
+ * Does: each 32-byte granule of each space (GM: per parameter, exact row windows for tload/tstore)
+ * keeps its last writer and its last reader per pipe. An access conflicts with an earlier one that
+ * is not ordered before it: RAW, WAR, WAW, and two reads of Acc from different pipes. Cross-pipe
+ * conflicts are data races; same-pipe ones are hazards without a pipe_barrier. */
+#include "sim/sim_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_RAW, K_WAR, K_WAW, K_RAR };
+static const char *kind_names[] = { "RAW", "WAR", "WAW", "RAR" };
+
+static const char *op_name(MirOp op) {
+    static const char *names[] = { "tload", "tstore", "textract", "tmov", "tmatmul", "tmatmul.acc", "tmatmul.bias",
+                                   "tinsert", "set_flag", "wait_flag", "pipe_barrier", "for", "if" };
+    return op >= 0 && op <= MI_IF ? names[op] : "?";
+}
+
+static const int8_t slot_of[PIPE_COUNT] = {
+    [PIPE_S] = 0, [PIPE_V] = 1, [PIPE_M] = 2, [PIPE_MTE1] = 3, [PIPE_MTE2] = 4, [PIPE_MTE3] = 5, [PIPE_FIX] = 6,
+    [PIPE_ALL] = 7, [PIPE_MTE4] = 7, [PIPE_MTE5] = 7, [PIPE_V2] = 7,
+};
+
+/* Shadow memory lives in the core and is reset over the granules the previous run dirtied. GM
+ * shadow: every tensor parameter's granules, concatenated. */
+void sim_race_init(SimRun *s) {
+    SimCore *c = s->c;
+    for (int m = 0; m < MS_COUNT; m++) {
+        if (c->dirty_hi[m] > c->dirty_lo[m])
+            memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
+        c->dirty_lo[m] = INT64_MAX;
+        c->dirty_hi[m] = 0;
+    }
+    s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
+    int64_t total = 0;
+    for (int p = 0; p < s->k->nparams; p++) {
+        const MirParam *q = &s->k->params[p];
+        int64_t elems = 1;
+        for (int d = 0; d < q->rank; d++) elems *= q->shape[d];
+        s->gm_base[p] = total;
+        total += q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
+    }
+    s->gm_base[s->k->nparams] = total;
+    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
+    vec_reserve(&c->gm_shadow, (int)total + 1);
+    memset(c->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
+}
+
+void sim_race_free(SimRun *s) { vec_free(&s->reported); }
+
+/* Shadow array for an access; *n gets its granule count. */
+static SimShadow *shadow_for(SimRun *s, const MirAccess *a, int64_t *n) {
+    SimCore *c = s->c;
+    if (a->space == MS_DDR) {
+        *n = s->gm_base[a->param + 1] - s->gm_base[a->param];
+        return c->gm_shadow.data + s->gm_base[a->param];
+    }
+    *n = c->size[a->space] / SIM_GRANULE + 1;
+    if (!c->shadow[a->space]) {
+        c->shadow[a->space] = calloc((size_t)*n, sizeof(SimShadow));
+        PTOC_ASSERT(c->shadow[a->space], "out of memory");
+    }
+    return c->shadow[a->space];
+}
+
+/* Name of the operand of i that touches [lo, hi) of the access's space. */
+static const char *operand_name(const Kernel *k, const MirInst *i, const MirAccess *a) {
+    if (a->space == MS_DDR) return k->params[a->param].name;
+    int ids[4] = { i->dst, i->src0, i->src1, i->src2 };
+    for (int j = 0; j < 4; j++) {
+        if (ids[j] < 0) continue;
+        const MirBuf *b = &k->bufs[ids[j]];
+        if (b->space == a->space && b->addr < a->hi && a->lo < b->addr + b->bytes) return b->name;
+    }
+    return "?";
+}
+
+/* Reports a conflict between d and an earlier-executed access e. The message reads in program
+ * order: when e was issued after d (it ran early because nothing held it back), the roles are
+ * swapped, so removing a RAW flag reports RAW either way. */
+static void report(SimRun *s, int kind, const SimDyn *e, const SimDyn *d, const MirAccess *a) {
+    const SimDyn *late = d, *early = e;
+    if (e->order > d->order) {
+        late = e; early = d;
+        kind = kind == K_RAW ? K_WAR : kind == K_WAR ? K_RAW : kind;
+    }
+    for (int j = 0; j < s->reported.len; j++) {
+        const SimRace *x = &s->reported.data[j];
+        if (x->a == early->inst && x->b == late->inst && x->kind == kind) return;
+    }
+    vec_push(&s->reported, ((SimRace){ early->inst, late->inst, kind }));
+    static const char *verbs[] = { "reads what", "overwrites what", "overwrites what", "reads Acc concurrently with what" };
+    static const char *tails[] = { "wrote", "reads", "wrote", "reads" };
+    const char *where = a->space == MS_DDR ? "GM" : memspace_name(a->space);
+    sim_add_msg(s, true, "race: %s on %s [%lld, %lld): %s (%s, line %d) %s %s (%s, line %d) %s, %s (buffers %s / %s)",
+                kind_names[kind], where, (long long)a->lo, (long long)a->hi, op_name(late->inst->op),
+                mir_pipe_name((Pipe)late->pipe), late->inst->loc.line, verbs[kind], op_name(early->inst->op),
+                mir_pipe_name((Pipe)early->pipe), early->inst->loc.line, tails[kind],
+                late->pipe == early->pipe ? "same-pipe hazard without pipe_barrier" : "not ordered by a flag chain",
+                operand_name(s->k, late->inst, a), operand_name(s->k, early->inst, a));
+}
+
+/* The checks of one access against one granule's state. */
+static void check(SimRun *s, const SimDyn *d, int32_t self, const SimShadow *x, bool write, bool acc_read,
+                  const MirAccess *a) {
+    const int32_t *kn = s->known[d->pipe];
+    if (x->w && x->w != self) {
+        const SimDyn *e = &s->dyn.data[x->w - 1];
+        if (kn[e->pipe] < e->seq) report(s, write ? K_WAW : K_RAW, e, d, a);
+    }
+    if (!write && !acc_read) return;
+    for (int q = 0; q < SIM_SLOTS; q++) {
+        if (!x->r[q] || x->r[q] == self) continue;
+        const SimDyn *e = &s->dyn.data[x->r[q] - 1];
+        if (kn[e->pipe] >= e->seq) continue;
+        if (write) report(s, K_WAR, e, d, a);
+        else if (e->pipe != d->pipe) report(s, K_RAR, e, d, a);
+    }
+}
+
+/* Check and record one access of d to granules [g0, g1] of sh. Runs of granules in identical
+ * states are checked once. */
+static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t g1, bool write, const MirAccess *a) {
+    int32_t self = (int32_t)(d - s->dyn.data) + 1;
+    int slot = slot_of[d->pipe];
+    bool acc_read = !write && a->space == MS_ACC;
+    SimShadow last;
+    bool have_last = false;
+    for (int64_t g = g0; g <= g1; g++) {
+        SimShadow *x = &sh[g];
+        if (!have_last || memcmp(x, &last, sizeof last) != 0) {
+            last = *x;
+            have_last = true;
+            check(s, d, self, x, write, acc_read, a);
+        }
+        if (write) {
+            memset(x->r, 0, sizeof x->r);
+            x->w = self;
+        } else {
+            x->r[slot] = self;
+        }
+    }
+    if (a->space != MS_DDR) {
+        SimCore *c = s->c;
+        if (g0 < c->dirty_lo[a->space]) c->dirty_lo[a->space] = g0;
+        if (g1 + 1 > c->dirty_hi[a->space]) c->dirty_hi[a->space] = g1 + 1;
+    }
+}
+
+/* GM accesses of tload / tstore: the exact rows of the window. */
+static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
+    int64_t n;
+    SimShadow *sh = shadow_for(s, a, &n);
+    const MirInst *i = d->inst;
+    const MirParam *p = &s->k->params[a->param];
+    const MirBuf *b = &s->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
+    int eb = dtype_bytes(p->dtype);
+    int64_t cs = p->rank >= 1 && p->strides[p->rank - 1] ? p->strides[p->rank - 1] : 1;
+    int64_t rs = p->rank >= 2 ? (p->strides[p->rank - 2] ? p->strides[p->rank - 2] : p->shape[p->rank - 1]) : 0;
+    if (p->rank < 2 || b->valid_cols <= 0) { touch(s, d, sh, 0, n - 1, write, a); return; }
+    for (int64_t r = 0; r < b->valid_rows; r++) {
+        int64_t lo = ((d->off0 + r) * rs + d->off1 * cs) * eb;
+        int64_t hi = lo + ((b->valid_cols - 1) * cs + 1) * eb;
+        if (lo < 0 || hi > a->hi) continue;   /* out of bounds: the instruction reports it */
+        touch(s, d, sh, lo / SIM_GRANULE, (hi - 1) / SIM_GRANULE, write, a);
+    }
+}
+
+static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
+    if (a->hi <= a->lo) return;
+    if (a->space == MS_DDR) { touch_gm(s, d, a, write); return; }
+    int64_t n;
+    SimShadow *sh = shadow_for(s, a, &n);
+    int64_t g0 = a->lo / SIM_GRANULE, g1 = (a->hi - 1) / SIM_GRANULE;
+    if (g0 < 0 || g1 >= n) return;   /* bounds are hard errors of the instruction itself */
+    touch(s, d, sh, g0, g1, write, a);
+}
+
+void sim_race_access(SimRun *s, const SimDyn *d) {
+    MirAccess rd[4], wr[4];
+    int nr, nw;
+    if (!mir_inst_access(s->k, d->inst, rd, &nr, wr, &nw)) return;
+    for (int j = 0; j < nr; j++) touch_access(s, d, &rd[j], false);
+    for (int j = 0; j < nw; j++) touch_access(s, d, &wr[j], true);
+}

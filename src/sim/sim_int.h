@@ -1,0 +1,111 @@
+/* sim_int — private types of the simulator shared by its files (not part of the API).
+ *
+ * SimCore: memories and reusable scratch. SimRun: the state of one sim_run (dynamic instruction
+ * stream, per-buffer layout tables, pipe queues, flags, vector clocks, shadow memory). */
+#ifndef PTOC_SIM_INT_H
+#define PTOC_SIM_INT_H
+
+#include "sim/sim.h"
+
+#define SIM_MAX_EVENTS 16        /* event IDs per (src, dst) direction accepted by the simulator */
+#define SIM_GRANULE 32           /* bytes per shadow-memory granule */
+#define SIM_MAX_MSGS 100         /* cap on race / sync-error messages */
+#define SIM_MAX_DYN 50000000     /* dynamic instruction limit (a runaway loop is a hard error) */
+#define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
+
+/* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into
+ * the run's dynamic instruction array (0 = none). */
+typedef struct SimShadow {
+    int32_t w;
+    int32_t r[SIM_SLOTS];
+} SimShadow;
+
+struct SimCore {
+    const Target *t;
+    CoreKind kind;
+    uint8_t *mem[MS_COUNT];
+    int64_t size[MS_COUNT];
+    VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
+    VEC(int32_t) ia, ib, ic;     /* INT8 MAD scratch */
+    /* race detector shadow memory, kept across runs (reset over the dirty granule range) */
+    SimShadow *shadow[MS_COUNT];
+    int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
+    VEC(SimShadow) gm_shadow;    /* all GM parameters of a run, concatenated */
+};
+
+/* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
+ * (every layout of §3 is separable). Offsets in elements from the buffer address. */
+typedef struct SimView {
+    const MirBuf *buf;
+    uint8_t *base;               /* mem[space] + addr */
+    int eb;                      /* element bytes */
+    int64_t *roff, *coff;        /* rows, cols entries */
+} SimView;
+
+/* One issued (dynamic) instruction. */
+typedef struct SimDyn {
+    const MirInst *inst;
+    int64_t off0, off1;          /* evaluated offsets */
+    int32_t order;               /* issue index (also its issue time in cycles) */
+    int32_t seq;                 /* 1-based sequence number on its pipe */
+    int16_t pipe;                /* queue it was issued to (PIPE_ALL for a PIPE_ALL barrier) */
+    int16_t event;               /* resolved event id */
+    int32_t snap;                /* PIPE_ALL barrier: index of its per-pipe seq snapshot */
+} SimDyn;
+
+typedef struct SimFlag {
+    bool set;
+    int64_t time;                /* when it became set */
+    const MirInst *setter;
+    int32_t vc[PIPE_COUNT];      /* setter's knowledge (race detector) */
+} SimFlag;
+
+typedef struct SimRace {         /* one reported (static pair, kind) */
+    const MirInst *a, *b;
+    int kind;
+} SimRace;
+
+typedef struct SimRun {
+    SimCore *c;
+    const Kernel *k;
+    const Target *t;
+    void **gm;
+    const SimOptions *o;
+    SimResult *r;
+    DiagSink *diag;
+    Arena *arena;                /* per-run allocations */
+    SimView *views;              /* per buffer */
+    int64_t *vars;
+    int64_t *var_step;           /* step of the MI_FOR defining each var (1 when none) */
+    VEC(SimDyn) dyn;
+    VEC(int32_t) queue[PIPE_COUNT];
+    VEC(int32_t) snaps;          /* PIPE_COUNT entries per PIPE_ALL barrier */
+    int32_t issued[PIPE_COUNT];  /* per-pipe seq counters during the walk */
+    SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
+    /* race detector */
+    int32_t known[PIPE_COUNT][PIPE_COUNT];
+    int64_t *gm_base;            /* per param: first granule in SimCore.gm_shadow */
+    VEC(SimRace) reported;
+    bool failed;                 /* a hard error happened */
+} SimRun;
+
+/* core.c */
+bool sim_hard_error(SimRun *s, const MirInst *i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sim_add_msg(SimRun *s, bool race, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* layout.c */
+bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v);
+void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *src, int64_t sr, int64_t sc,
+                     int64_t rows, int64_t cols);
+void sim_fill_pad(const SimView *v, int64_t vrows, int64_t vcols, double value);
+/* exec.c */
+bool sim_exec(SimRun *s, const SimDyn *d);
+/* mad.c */
+bool sim_exec_matmul(SimRun *s, const SimDyn *d);
+/* pipes.c */
+bool sim_run_pipes(SimRun *s);
+/* race.c */
+void sim_race_init(SimRun *s);
+void sim_race_free(SimRun *s);
+void sim_race_access(SimRun *s, const SimDyn *d);
+
+#endif

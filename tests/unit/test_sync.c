@@ -1,0 +1,527 @@
+/* test_sync — automatic synchronisation (back/sync*.c) on hand-built level-3 kernels.
+ *
+ * Requires: the mir building API and back_insert_sync.
+ * Does:     the reference synchronised matmul K loop of isa_and_sync.md §9 (exact listing), and small
+ *           kernels for each rule: producer/consumer pairs per pipe pair, WAR, same-pipe barrier,
+ *           if/else merge, nested loops, running out of event IDs, disjoint and partially
+ *           overlapping intervals. Each failing check prints the kernel listing.
+ */
+#include "back/back.h"
+#include "test.h"
+
+#include <stdlib.h>
+
+/* ---- building helpers ---- */
+static int param(Kernel *k, const char *name, DType dt, int64_t r, int64_t c) {
+    MirParam p = { .name = name, .is_tensor = true, .dtype = dt, .rank = 2, .shape = { r, c }, .strides = { c, 1 } };
+    MirParam *np = ARENA_ARRAY(k->arena, MirParam, k->nparams + 1);
+    if (k->nparams) memcpy(np, k->params, sizeof(MirParam) * (size_t)k->nparams);
+    np[k->nparams] = p;
+    k->params = np;
+    return k->nparams++;
+}
+
+static int buf(Kernel *k, const char *name, MemSpace sp, int64_t addr, DType dt, int64_t r, int64_t c,
+               MirLayout bl, MirLayout sl, int64_t fractal) {
+    MirBuf b = { .name = name, .space = sp, .addr = addr, .bytes = r * c * dtype_bytes(dt), .dtype = dt,
+                 .rows = r, .cols = c, .valid_rows = r, .valid_cols = c, .blayout = bl, .slayout = sl,
+                 .fractal = fractal };
+    return mir_add_buf(k, b);
+}
+
+static MirInst *tload(Kernel *k, MirBlock *b, int dst, int prm, MirExpr *r, MirExpr *c) {
+    MirInst *i = mir_inst_new(k, MI_TLOAD, PIPE_MTE2);
+    i->dst = dst; i->param = prm; i->off[0] = r; i->off[1] = c;
+    mir_block_push(k, b, i);
+    return i;
+}
+
+static MirInst *tstore(Kernel *k, MirBlock *b, int prm, int src, MirExpr *r, MirExpr *c) {
+    MirInst *i = mir_inst_new(k, MI_TSTORE, mir_pipe_for(k, MI_TSTORE, -1, src));
+    i->src0 = src; i->param = prm; i->off[0] = r; i->off[1] = c;
+    mir_block_push(k, b, i);
+    return i;
+}
+
+static MirInst *move(Kernel *k, MirBlock *b, MirOp op, int dst, int src, MirExpr *r, MirExpr *c) {
+    MirInst *i = mir_inst_new(k, op, mir_pipe_for(k, op, dst, src));
+    i->dst = dst; i->src0 = src; i->off[0] = r; i->off[1] = c;
+    mir_block_push(k, b, i);
+    return i;
+}
+
+static MirInst *matmul(Kernel *k, MirBlock *b, int acc, int a, int bb, bool accumulate) {
+    MirInst *i = mir_inst_new(k, accumulate ? MI_TMATMUL_ACC : MI_TMATMUL, PIPE_M);
+    i->dst = acc; i->src0 = a; i->src1 = bb;
+    if (accumulate) i->src2 = acc;
+    mir_block_push(k, b, i);
+    return i;
+}
+
+static MirInst *loop(Kernel *k, MirBlock *b, const char *var, int64_t lo, int64_t hi, int64_t step) {
+    MirInst *i = mir_inst_new(k, MI_FOR, PIPE_NONE);
+    i->var = mir_add_var(k, var);
+    i->start = mir_const(k, lo); i->stop = mir_const(k, hi); i->step = mir_const(k, step);
+    mir_block_push(k, b, i);
+    return i;
+}
+
+static MirInst *branch(Kernel *k, MirBlock *b, MirExpr *cond) {
+    MirInst *i = mir_inst_new(k, MI_IF, PIPE_NONE);
+    i->cond = cond;
+    mir_block_push(k, b, i);
+    return i;
+}
+
+/* ---- the kernel of ir_and_passes.md §13 ---- */
+static Kernel *matmul_kernel(Arena *a) {
+    Kernel *k = mir_kernel_new(a, "matmul_matmul", CORE_AIC);
+    int pa = param(k, "a", DT_FP16, 128, 512), pb = param(k, "b", DT_FP16, 512, 128), pc = param(k, "c", DT_FP32, 128, 128);
+    int a_mat = buf(k, "a_mat", MS_MAT, 0, DT_FP16, 128, 512, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int b_mat = buf(k, "b_mat", MS_MAT, 131072, DT_FP16, 512, 128, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int acc = buf(k, "acc", MS_ACC, 0, DT_FP32, 128, 128, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
+    int sa0 = buf(k, "sa0", MS_LEFT, 0, DT_FP16, 128, 128, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+    int sb0 = buf(k, "sb0", MS_RIGHT, 0, DT_FP16, 128, 128, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    int sa1 = buf(k, "sa1", MS_LEFT, 32768, DT_FP16, 128, 128, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+    int sb1 = buf(k, "sb1", MS_RIGHT, 32768, DT_FP16, 128, 128, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    MirExpr *z = mir_const(k, 0);
+    tload(k, &k->body, a_mat, pa, z, z);
+    tload(k, &k->body, b_mat, pb, z, z);
+    MirInst *f = loop(k, &k->body, "ko", 0, 512, 256);
+    MirExpr *ko = mir_var(k, f->var), *ko1 = mir_bin(k, MB_ADD, mir_var(k, f->var), mir_const(k, 128));
+    move(k, &f->body, MI_TEXTRACT, sa0, a_mat, z, ko);
+    move(k, &f->body, MI_TEXTRACT, sb0, b_mat, ko, z);
+    move(k, &f->body, MI_TEXTRACT, sa1, a_mat, z, ko1);
+    move(k, &f->body, MI_TEXTRACT, sb1, b_mat, ko1, z);
+    MirInst *i0 = branch(k, &f->body, mir_bin(k, MB_EQ, ko, mir_const(k, 0)));
+    matmul(k, &i0->then_body, acc, sa0, sb0, false);
+    matmul(k, &i0->else_body, acc, sa0, sb0, true);
+    MirInst *i1 = branch(k, &f->body, mir_bin(k, MB_EQ, ko1, mir_const(k, 0)));
+    matmul(k, &i1->then_body, acc, sa1, sb1, false);
+    matmul(k, &i1->else_body, acc, sa1, sb1, true);
+    tstore(k, &k->body, pc, acc, z, z);
+    return k;
+}
+
+/* The listing of a kernel body: mir_dump without the kernel / param / buf lines. */
+static char *body_listing(const Kernel *k) {
+    StrBuf sb = { 0 };
+    mir_dump(k, &sb);
+    return sb_take(&sb);
+}
+
+static const char *skip_decls(const char *s) {
+    const char *nl = strchr(s, '\n');
+    if (nl) s = nl + 1;
+    while (strncmp(s, "  param ", 8) == 0 || strncmp(s, "  buf ", 6) == 0) {
+        const char *nl = strchr(s, '\n');
+        if (!nl) break;
+        s = nl + 1;
+    }
+    return s;
+}
+
+static const char *MATMUL_EXPECTED =
+    "  set_flag(M, MTE1, 0)  // compensation\n"
+    "  set_flag(M, MTE1, 1)  // compensation\n"
+    "  tload        [MTE2] dst=a_mat gm=a at=(0, 0)\n"
+    "  tload        [MTE2] dst=b_mat gm=b at=(0, 0)\n"
+    "  set_flag(MTE2, MTE1, 0)\n"
+    "  wait_flag(MTE2, MTE1, 0)\n"
+    "  for ko = 0 to 512 step 256 {\n"
+    "    wait_flag(M, MTE1, 0)\n"
+    "    pipe_barrier(MTE1)\n"
+    "    textract     [MTE1] dst=sa0 src0=a_mat at=(0, ko)\n"
+    "    textract     [MTE1] dst=sb0 src0=b_mat at=(ko, 0)\n"
+    "    set_flag(MTE1, M, 0)\n"
+    "    wait_flag(M, MTE1, 1)\n"
+    "    textract     [MTE1] dst=sa1 src0=a_mat at=(0, ko + 128)\n"
+    "    textract     [MTE1] dst=sb1 src0=b_mat at=(ko + 128, 0)\n"
+    "    set_flag(MTE1, M, 1)\n"
+    "    wait_flag(MTE1, M, 0)\n"
+    "    pipe_barrier(M)\n"
+    "    if ko == 0 {\n"
+    "      tmatmul      [M] dst=acc src0=sa0 src1=sb0\n"
+    "    } else {\n"
+    "      tmatmul.acc  [M] dst=acc src0=sa0 src1=sb0 src2=acc\n"
+    "    }\n"
+    "    set_flag(M, MTE1, 0)\n"
+    "    wait_flag(MTE1, M, 1)\n"
+    "    pipe_barrier(M)\n"
+    "    if (ko + 128) == 0 {\n"
+    "      tmatmul      [M] dst=acc src0=sa1 src1=sb1\n"
+    "    } else {\n"
+    "      tmatmul.acc  [M] dst=acc src0=sa1 src1=sb1 src2=acc\n"
+    "    }\n"
+    "    set_flag(M, MTE1, 1)\n"
+    "  }\n"
+    "  set_flag(M, FIX, 0)\n"
+    "  wait_flag(M, FIX, 0)\n"
+    "  tstore       [FIX] src0=acc gm=c at=(0, 0)\n"
+    "  wait_flag(M, MTE1, 0)  // compensation\n"
+    "  wait_flag(M, MTE1, 1)  // compensation\n"
+    "  pipe_barrier(ALL)\n";
+
+TEST(test_matmul_reference) {
+    Arena *a = arena_new();
+    Kernel *k = matmul_kernel(a);
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A2A3), &st));
+    char *l = body_listing(k);
+    const char *body = skip_decls(l);
+    if (getenv("SYNC_SHOW")) printf("%s", l);
+    CHECK_MSG(strcmp(body, MATMUL_EXPECTED) == 0, "matmul listing differs; got:\n%s", body);
+    CHECK_EQ_INT(st.ids_used[PIPE_MTE1][PIPE_M], 2);
+    CHECK_EQ_INT(st.ids_used[PIPE_M][PIPE_MTE1], 2);
+    CHECK_EQ_INT(st.ids_used[PIPE_MTE2][PIPE_MTE1], 1);
+    CHECK_EQ_INT(st.ids_used[PIPE_M][PIPE_FIX], 1);
+    CHECK_EQ_INT(st.nset, 8);
+    CHECK_EQ_INT(st.nwait, 8);
+    CHECK_EQ_INT(st.nbarrier, 4);
+    CHECK_EQ_INT(st.nfallback_barriers, 0);
+    /* a second run is skipped: the kernel now has flags */
+    SyncStats st2;
+    CHECK(!back_insert_sync(k, target_get(TGT_A2A3), &st2));
+    CHECK_EQ_INT(st2.nset, 0);
+    free(l);
+    arena_free(a);
+}
+
+
+/* ---- compact signature: one token per instruction ----
+ *   S(src,dst,id)  W(src,dst,id)  B(pipe)  <op>:<dst or gm>  for{...}  if{...|...}  (* = compensation) */
+static void sig_block(const Kernel *k, const MirBlock *b, StrBuf *o);
+static void sig_inst(const Kernel *k, const MirInst *i, StrBuf *o) {
+    switch (i->op) {
+    case MI_SET_FLAG: case MI_WAIT_FLAG:
+        sb_printf(o, "%c%s(%s,%s,%d) ", i->op == MI_SET_FLAG ? 'S' : 'W', i->compensation ? "*" : "",
+                  mir_pipe_name(i->src_pipe), mir_pipe_name(i->dst_pipe), i->event);
+        return;
+    case MI_BARRIER: sb_printf(o, "B(%s) ", mir_pipe_name(i->pipe)); return;
+    case MI_FOR: sb_puts(o, "for{ "); sig_block(k, &i->body, o); sb_puts(o, "} "); return;
+    case MI_IF:
+        sb_puts(o, "if{ "); sig_block(k, &i->then_body, o); sb_puts(o, "| ");
+        sig_block(k, &i->else_body, o); sb_puts(o, "} ");
+        return;
+    default:
+        sb_printf(o, "%s ", i->dst >= 0 ? k->bufs[i->dst].name : k->params[i->param].name);
+        return;
+    }
+}
+static void sig_block(const Kernel *k, const MirBlock *b, StrBuf *o) {
+    for (int j = 0; j < b->len; j++) sig_inst(k, b->items[j], o);
+}
+/* runs the pass and checks the signature; prints the listing on mismatch */
+static void expect_sync(Kernel *k, const char *want, SyncStats *st) {
+    CHECK(back_insert_sync(k, target_get(TGT_A2A3), st));
+    StrBuf o = { 0 };
+    sig_block(k, &k->body, &o);
+    const char *got = sb_cstr(&o);
+    size_t n = strlen(got);
+    if (n && got[n - 1] == ' ') o.data[--o.len] = 0;
+    if (strcmp(got, want) != 0 || getenv("SYNC_SHOW")) {
+        StrBuf d = { 0 };
+        mir_dump(k, &d);
+        CHECK_MSG(strcmp(got, want) == 0, "%s:\n got: %s\nwant: %s\n%s", k->name, got, want, sb_cstr(&d));
+        sb_free(&d);
+    } else CHECK(true);
+    sb_free(&o);
+}
+
+static Kernel *vec_kernel(Arena *a, const char *name) {
+    Kernel *k = mir_kernel_new(a, name, CORE_AIV);
+    param(k, "x", DT_FP32, 16, 64);
+    param(k, "out", DT_FP32, 16, 64);
+    return k;
+}
+static int vbuf(Kernel *k, const char *name, int64_t addr) {
+    return buf(k, name, MS_VEC, addr, DT_FP32, 16, 64, ML_ROW_MAJOR, ML_NONE_BOX, 512);   /* 4096 B */
+}
+
+TEST(test_mte2_v_mte3_chain) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "chain");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096);
+    tload(k, &k->body, x, 0, z, z);
+    move(k, &k->body, MI_TMOV, y, x, NULL, NULL);
+    tstore(k, &k->body, 1, y, z, z);
+    SyncStats st;
+    expect_sync(k, "vx S(MTE2,V,0) W(MTE2,V,0) vy S(V,MTE3,0) W(V,MTE3,0) out B(ALL)", &st);
+    CHECK_EQ_INT(st.nset, 2);
+    CHECK_EQ_INT(st.nwait, 2);
+    CHECK_EQ_INT(st.nbarrier, 1);
+    CHECK_EQ_INT(st.ids_used[PIPE_MTE2][PIPE_V], 1);
+    arena_free(a);
+}
+
+/* cube chain MTE2 -> MTE1 -> M -> FIX, then FIX -> MTE2 through GM (same parameter, RAW) */
+TEST(test_cube_chain_and_gm) {
+    Arena *a = arena_new();
+    Kernel *k = mir_kernel_new(a, "cube", CORE_AIC);
+    int pa = param(k, "a", DT_FP16, 16, 16), pc = param(k, "c", DT_FP32, 16, 16);
+    MirExpr *z = mir_const(k, 0);
+    int ma = buf(k, "ma", MS_MAT, 0, DT_FP16, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int mc = buf(k, "mc", MS_MAT, 4096, DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int l = buf(k, "l", MS_LEFT, 0, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+    int r = buf(k, "r", MS_RIGHT, 0, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    int acc = buf(k, "acc", MS_ACC, 0, DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
+    tload(k, &k->body, ma, pa, z, z);
+    move(k, &k->body, MI_TEXTRACT, l, ma, z, z);
+    move(k, &k->body, MI_TEXTRACT, r, ma, z, z);
+    matmul(k, &k->body, acc, l, r, false);
+    tstore(k, &k->body, pc, acc, z, z);
+    tload(k, &k->body, mc, pc, z, z);
+    SyncStats st;
+    expect_sync(k, "ma S(MTE2,MTE1,0) W(MTE2,MTE1,0) l r S(MTE1,M,0) W(MTE1,M,0) acc S(M,FIX,0) W(M,FIX,0) c "
+                   "S(FIX,MTE2,0) W(FIX,MTE2,0) mc B(ALL)", &st);
+    arena_free(a);
+}
+
+TEST(test_war_and_same_pipe) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "war");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096), w = vbuf(k, "vw", 8192);
+    move(k, &k->body, MI_TMOV, y, x, NULL, NULL);      /* V reads vx */
+    move(k, &k->body, MI_TMOV, w, y, NULL, NULL);      /* V reads vy: same-pipe RAW -> barrier */
+    tload(k, &k->body, x, 0, z, z);                    /* MTE2 overwrites vx: WAR V -> MTE2 */
+    SyncStats st;
+    expect_sync(k, "vy S(V,MTE2,0) B(V) vw W(V,MTE2,0) vx B(ALL)", &st);
+    CHECK_EQ_INT(st.nbarrier, 2);
+    arena_free(a);
+}
+
+/* producers inside both branches: the two sets sink after the if and collapse into one pair */
+TEST(test_if_else_merge) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "ifelse");
+    int v = mir_add_var(k, "n");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096), q = vbuf(k, "vq", 8192);
+    MirInst *br = branch(k, &k->body, mir_bin(k, MB_GT, mir_var(k, v), z));
+    tload(k, &br->then_body, x, 0, z, z);
+    move(k, &br->then_body, MI_TMOV, y, x, NULL, NULL);
+    move(k, &br->else_body, MI_TMOV, y, q, NULL, NULL);
+    tstore(k, &k->body, 1, y, z, z);
+    SyncStats st;
+    expect_sync(k, "if{ vx S(MTE2,V,0) W(MTE2,V,0) vy | vy } S(V,MTE3,0) W(V,MTE3,0) out B(ALL)", &st);
+    arena_free(a);
+}
+
+/* consumers in both branches of a producer outside: waits hoisted before the if, one pair left;
+ * the consumer after the if is covered by it (AND-merge finds no complete pair, redundancy removes) */
+TEST(test_if_hoist) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "ifhoist");
+    int v = mir_add_var(k, "n");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096), q = vbuf(k, "vq", 8192), w = vbuf(k, "vw", 12288);
+    tload(k, &k->body, x, 0, z, z);
+    MirInst *br = branch(k, &k->body, mir_bin(k, MB_GT, mir_var(k, v), z));
+    move(k, &br->then_body, MI_TMOV, y, x, NULL, NULL);
+    move(k, &br->else_body, MI_TMOV, q, x, NULL, NULL);
+    move(k, &k->body, MI_TMOV, w, x, NULL, NULL);
+    SyncStats st;
+    expect_sync(k, "vx S(MTE2,V,0) W(MTE2,V,0) if{ vy | vq } vw B(ALL)", &st);
+    arena_free(a);
+}
+
+/* an empty else: the sync of the then branch cannot promote; the producer after needs its own order */
+TEST(test_if_no_else) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "ifnoelse");
+    int v = mir_add_var(k, "n");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096);
+    MirInst *br = branch(k, &k->body, mir_bin(k, MB_GT, mir_var(k, v), z));
+    move(k, &br->then_body, MI_TMOV, y, x, NULL, NULL);   /* V writes vy in then only */
+    tstore(k, &k->body, 1, y, z, z);                       /* MTE3 reads vy */
+    SyncStats st;
+    expect_sync(k, "if{ vy | } S(V,MTE3,0) W(V,MTE3,0) out B(ALL)", &st);
+    arena_free(a);
+}
+
+TEST(test_nested_loops) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "nested");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096);
+    MirInst *fi = loop(k, &k->body, "i", 0, 4, 1);
+    tload(k, &fi->body, x, 0, mir_var(k, fi->var), z);
+    MirInst *fj = loop(k, &fi->body, "j", 0, 4, 1);
+    move(k, &fj->body, MI_TMOV, y, x, NULL, NULL);
+    tstore(k, &fj->body, 1, y, mir_var(k, fj->var), z);
+    SyncStats st;
+    /* no barrier on MTE3 between the stores: MTE3 -> V -> MTE3 orders them transitively */
+    expect_sync(k, "S*(MTE3,V,0) S*(V,MTE2,0) for{ W(V,MTE2,0) vx S(MTE2,V,0) W(MTE2,V,0) "
+                   "for{ W(MTE3,V,0) vy S(V,MTE3,0) W(V,MTE3,0) out S(MTE3,V,0) } S(V,MTE2,0) } "
+                   "W*(MTE3,V,0) W*(V,MTE2,0) B(ALL)", &st);
+    arena_free(a);
+}
+
+TEST(test_disjoint_no_sync) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "disjoint");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096), q = vbuf(k, "vq", 8192);
+    tload(k, &k->body, x, 0, z, z);
+    move(k, &k->body, MI_TMOV, y, q, NULL, NULL);
+    SyncStats st;
+    expect_sync(k, "vx vy B(ALL)", &st);
+    CHECK_EQ_INT(st.nset + st.nwait, 0);
+    arena_free(a);
+}
+
+/* vq starts inside vx's interval (different constant addresses, partial overlap): a sync is needed */
+TEST(test_partial_overlap_syncs) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "partial");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 8192), q = vbuf(k, "vq", 2048);
+    tload(k, &k->body, x, 0, z, z);
+    move(k, &k->body, MI_TMOV, y, q, NULL, NULL);
+    SyncStats st;
+    expect_sync(k, "vx S(MTE2,V,0) W(MTE2,V,0) vy B(ALL)", &st);
+    arena_free(a);
+}
+
+/* nine independent MTE2 -> V pairs live at once; MTE2 -> V has 7 IDs: widening merges pairs */
+TEST(test_widening) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "widen");
+    MirExpr *z = mir_const(k, 0);
+    int src[9], dst[9];
+    for (int j = 0; j < 9; j++) {
+        src[j] = vbuf(k, arena_printf(a, "s%d", j), 4096 * j);
+        dst[j] = vbuf(k, arena_printf(a, "d%d", j), 4096 * (16 + j));
+    }
+    for (int j = 0; j < 9; j++) tload(k, &k->body, src[j], 0, z, z);
+    for (int j = 0; j < 9; j++) move(k, &k->body, MI_TMOV, dst[j], src[j], NULL, NULL);
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A2A3), &st));
+    CHECK_EQ_INT(st.ids_used[PIPE_MTE2][PIPE_V], 7);
+    CHECK_EQ_INT(st.nset, 7);
+    CHECK_EQ_INT(st.nwait, 7);
+    CHECK_EQ_INT(st.nfallback_barriers, 0);
+    /* the two pairs without an ID were merged into the first: its set now follows the last load and
+     * its wait still precedes the first tmov */
+    CHECK_EQ_INT(k->body.items[14]->op, MI_TLOAD);
+    CHECK_EQ_INT(k->body.items[14]->dst, src[8]);
+    CHECK_EQ_INT(k->body.items[15]->op, MI_SET_FLAG);
+    CHECK_EQ_INT(k->body.items[16]->op, MI_WAIT_FLAG);
+    CHECK_EQ_INT(k->body.items[16]->event, k->body.items[15]->event);
+    CHECK_EQ_INT(k->body.items[17]->dst, dst[0]);
+    CHECK_EQ_INT(k->body.items[13]->dst, src[7]);   /* no set between the 8th and 9th load */
+    if (getenv("SYNC_SHOW")) { StrBuf d = { 0 }; mir_dump(k, &d); printf("%s", sb_cstr(&d)); sb_free(&d); }
+    arena_free(a);
+}
+
+/* nine loop-carried M -> MTE1 pairs in one loop: 8 IDs, reallocation at loop scope cannot help, the
+ * last pair becomes pipe_barrier(PIPE_ALL) */
+TEST(test_out_of_ids_fallback) {
+    Arena *a = arena_new();
+    Kernel *k = mir_kernel_new(a, "fallback", CORE_AIC);
+    int pa = param(k, "a", DT_FP16, 16, 16);
+    MirExpr *z = mir_const(k, 0);
+    int ma = buf(k, "ma", MS_MAT, 0, DT_FP16, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int r = buf(k, "r", MS_RIGHT, 0, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    int l[9], acc[9];
+    for (int j = 0; j < 9; j++) {
+        l[j] = buf(k, arena_printf(a, "l%d", j), MS_LEFT, 512 * j, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+        acc[j] = buf(k, arena_printf(a, "acc%d", j), MS_ACC, 1024 * j, DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
+    }
+    tload(k, &k->body, ma, pa, z, z);
+    move(k, &k->body, MI_TEXTRACT, r, ma, z, z);
+    MirInst *f = loop(k, &k->body, "i", 0, 4, 1);
+    for (int j = 0; j < 9; j++) move(k, &f->body, MI_TEXTRACT, l[j], ma, z, z);
+    for (int j = 0; j < 9; j++) matmul(k, &f->body, acc[j], l[j], r, false);
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A2A3), &st));
+    CHECK_EQ_INT(st.ids_used[PIPE_M][PIPE_MTE1], 8);
+    CHECK_EQ_INT(st.nfallback_barriers, 1);
+    CHECK(st.ids_used[PIPE_MTE1][PIPE_M] <= 8);
+    int nall = 0, nwait_m_mte1 = 0, npre = 0;
+    for (int j = 0; j < f->body.len; j++) {
+        const MirInst *i = f->body.items[j];
+        if (i->op == MI_BARRIER && i->pipe == PIPE_ALL) nall++;
+        if (i->op == MI_WAIT_FLAG && i->src_pipe == PIPE_M && i->dst_pipe == PIPE_MTE1) nwait_m_mte1++;
+    }
+    for (int j = 0; j < k->body.len; j++)
+        if (k->body.items[j]->op == MI_SET_FLAG && k->body.items[j]->compensation) npre++;
+    CHECK_EQ_INT(nall, 1);
+    CHECK_EQ_INT(nwait_m_mte1, 8);
+    CHECK_EQ_INT(npre, 8);
+    if (nall != 1 || getenv("SYNC_SHOW")) {
+        StrBuf d = { 0 };
+        mir_dump(k, &d);
+        printf("%s", sb_cstr(&d));
+        sb_free(&d);
+    }
+    arena_free(a);
+}
+
+
+/* two loops with five loop-carried M -> MTE1 pairs each: ten whole-function intervals do not fit in
+ * 8 IDs, so the direction is reallocated at loop scope (pre-sets before each loop, drains after) */
+TEST(test_realloc_loop_scope) {
+    Arena *a = arena_new();
+    Kernel *k = mir_kernel_new(a, "realloc", CORE_AIC);
+    int pa = param(k, "a", DT_FP16, 16, 16);
+    MirExpr *z = mir_const(k, 0);
+    int ma = buf(k, "ma", MS_MAT, 0, DT_FP16, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
+    int r = buf(k, "r", MS_RIGHT, 0, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    tload(k, &k->body, ma, pa, z, z);
+    move(k, &k->body, MI_TEXTRACT, r, ma, z, z);
+    MirInst *loops[2];
+    for (int L = 0; L < 2; L++) {
+        int l[5], acc[5];
+        for (int j = 0; j < 5; j++) {
+            l[j] = buf(k, arena_printf(a, "l%d_%d", L, j), MS_LEFT, 512 * (5 * L + j), DT_FP16, 16, 16, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+            acc[j] = buf(k, arena_printf(a, "acc%d_%d", L, j), MS_ACC, 1024 * (5 * L + j), DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
+        }
+        MirInst *f = loops[L] = loop(k, &k->body, L ? "j" : "i", 0, 4, 1);
+        for (int j = 0; j < 5; j++) move(k, &f->body, MI_TEXTRACT, l[j], ma, z, z);
+        for (int j = 0; j < 5; j++) matmul(k, &f->body, acc[j], l[j], r, false);
+    }
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A2A3), &st));
+    /* IDs never used are preferred: the second loop takes 5, 6, 7, then reuses 0, 1 */
+    CHECK_EQ_INT(st.ids_used[PIPE_M][PIPE_MTE1], 8);
+    CHECK_EQ_INT(st.nfallback_barriers, 0);
+    static const int ids[2][5] = { { 0, 1, 2, 3, 4 }, { 5, 6, 7, 0, 1 } };
+    /* kernel body: tload, S, W, textract r, then per loop: 5 pre-sets, for, 5 drains */
+    int pos[2] = { -1, -1 };
+    for (int j = 0; j < k->body.len; j++)
+        for (int L = 0; L < 2; L++)
+            if (k->body.items[j] == loops[L]) pos[L] = j;
+    CHECK(pos[0] > 5 && pos[1] > pos[0]);
+    for (int L = 0; L < 2 && pos[0] > 5; L++) {
+        for (int d = 1; d <= 5; d++) {
+            const MirInst *pre = k->body.items[pos[L] - d], *drain = k->body.items[pos[L] + d];
+            CHECK(pre->op == MI_SET_FLAG && pre->compensation && pre->src_pipe == PIPE_M && pre->dst_pipe == PIPE_MTE1);
+            CHECK(drain->op == MI_WAIT_FLAG && drain->compensation && drain->src_pipe == PIPE_M);
+            CHECK_EQ_INT(pre->event, ids[L][5 - d]);
+            CHECK_EQ_INT(drain->event, ids[L][d - 1]);
+        }
+    }
+    if (getenv("SYNC_SHOW")) { StrBuf d = { 0 }; mir_dump(k, &d); printf("%s", sb_cstr(&d)); sb_free(&d); }
+    arena_free(a);
+}
+
+int main(void) {
+    RUN(test_matmul_reference);
+    RUN(test_mte2_v_mte3_chain);
+    RUN(test_cube_chain_and_gm);
+    RUN(test_war_and_same_pipe);
+    RUN(test_if_else_merge);
+    RUN(test_if_hoist);
+    RUN(test_if_no_else);
+    RUN(test_nested_loops);
+    RUN(test_disjoint_no_sync);
+    RUN(test_partial_overlap_syncs);
+    RUN(test_widening);
+    RUN(test_out_of_ids_fallback);
+    RUN(test_realloc_loop_scope);
+    return test_summary();
+}
