@@ -215,7 +215,7 @@ static bool golden_run(DrvSession *s, void **gold) {
 }
 
 static bool execute(DrvSession *s, void **bufs, int nbufs) {
-    RtOptions ro = { s->opt.target, s->opt.threads, s->opt.capture_deps };
+    RtOptions ro = { .target = s->opt.target, .threads = s->opt.threads, .capture_deps = s->opt.capture_deps };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();

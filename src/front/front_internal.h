@@ -50,7 +50,8 @@ typedef struct Parser {
     Tok *toks; int ntoks;
     int pos;
     bool failed;
-    bool user_form;                    /* @pl.jit body: sugar enabled */
+    bool user_form;                    /* @pl.jit body: constant folding */
+    int depth;                         /* expression nesting guard */
     Program *prog;
     Function *fn;                      /* function being parsed */
     VEC(Sym) syms;                     /* function scope: one Var per name */
@@ -103,8 +104,11 @@ Expr *front_sugar_subscript(Parser *p, Expr *base);                      /* at '
 bool front_sugar_store(Parser *p, StmtList *body, Var *target, Span sp); /* c[...] = x */
 const char *front_suggest_op(const char *name);                           /* closest op name or NULL */
 
-/* top level (parse.c) */
+/* top level (parse.c, parse_func.c) */
+void front_skip_statement(Parser *p);                 /* one statement, with its indented block */
+const char *front_read_decorator(Parser *p, int *args_pos);   /* at '@'; args_pos: '(' or -1 */
 bool front_parse_program_class(Parser *p);
 bool front_parse_jit(Parser *p, int def_pos);
+bool front_parse_level(Parser *p, const AttrVal *v, Span sp, Level *out);   /* pl.Level.X */
 
 #endif

@@ -18,6 +18,8 @@ typedef struct Lexer {
     size_t n, i;
     int line, col;
     int depth;                    /* bracket nesting */
+    Span open[64];                /* positions of the open brackets */
+    size_t open_at[64];
     int indents[128]; int nind;
     Interner *strs;
     DiagSink *diag;
@@ -184,7 +186,10 @@ static void lex_op(Lexer *L, int line, int col) {
             return;
         }
     int c = ch(L, 0);
-    if (strchr("([{", c)) L->depth++;
+    if (strchr("([{", c)) {
+        if (L->depth < 64) { L->open[L->depth] = span_at(L, line, col, 1); L->open_at[L->depth] = L->i; }
+        L->depth++;
+    }
     if (strchr(")]}", c) && L->depth > 0) L->depth--;
     TokKind k = strchr("+-*/%@&|^~<>()[]{},:.;=", c) ? TK_OP : TK_ERROR;
     emit(L, k, intern(L->strs, L->s + L->i, 1), line, col, 1);
@@ -244,6 +249,13 @@ bool front_lex(const SrcFile *src, Interner *strs, DiagSink *diag, TokVec *out) 
             at_line_start = false;
         }
         lex_one(&L, &at_line_start);
+    }
+    if (L.depth > 0) {
+        int k = L.depth <= 64 ? L.depth - 1 : 63;
+        Span o = L.open[k];
+        char msg[64];
+        snprintf(msg, sizeof msg, "'%c' was never closed", L.s[L.open_at[k]]);
+        lex_error(&L, o.line, o.col, 1, msg);
     }
     if (out->len && vec_last(out).kind != TK_NEWLINE && vec_last(out).kind != TK_DEDENT && vec_last(out).kind != TK_INDENT)
         emit(&L, TK_NEWLINE, "<newline>", L.line, L.col, 1);

@@ -294,6 +294,9 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     int64_t M = ld[0], K = ld[1], N = rd[1];
     L0TileResult r;
     if (!choose(w, c, M, N, K, &r)) return true;
+    PassTileChoice tc = { w->f->name, c->span, M, N, K, r.m, r.n, r.k, (int)r.stationarity, r.double_buffer_c,
+                          r.os_holds_a, r.estimated_cost_cycles };
+    vec_push(&w->ctx->tiles, tc);
     if (r.m == M && r.n == N && r.k == K) return true;
     Var *x = s->assign.var;
     Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name };

@@ -11,6 +11,16 @@
 
 typedef enum { PLANNER_PYPTO = 0, PLANNER_DSA_RP, PLANNER_PTOAS } MemoryPlanner;
 
+/* One L0 tile decision of AutoTileMatmulL0, recorded for reports (ptoc run, --json "tiles"). */
+typedef struct PassTileChoice {
+    const char *function;           /* kernel (InCore function) name */
+    Span span;                      /* the matmul */
+    int64_t M, N, K, m, n, k;
+    int stationarity;               /* Stationarity of src/tile: 0 OS, 1 AS, 2 BS */
+    bool dbc, os_holds_a;
+    int64_t cost_cycles;
+} PassTileChoice;
+
 typedef struct PassCtx {
     IrCtx *ir;
     const Target *target;
@@ -18,7 +28,10 @@ typedef struct PassCtx {
     MemoryPlanner planner;
     bool enable_pypto_l0c_double_buffer;
     int counter;                    /* scratch for passes that mint names */
+    VEC(PassTileChoice) tiles;      /* filled by AutoTileMatmulL0 (also for untiled, L0-sized matmuls) */
 } PassCtx;
+
+void pass_ctx_free(PassCtx *ctx);   /* releases ctx->tiles */
 
 typedef bool (*PassFn)(Program *p, PassCtx *ctx);
 typedef struct PassInfo { const char *name; PassFn fn; unsigned produces; /* IrProp bits verified after */ } PassInfo;

@@ -30,3 +30,5 @@ void pass_var_set_type(Var *v, Type *t) {
 }
 
 int64_t pass_l0c_align(PassCtx *ctx, DType acc) { return target_l0c_align_m(ctx->target, acc); }
+
+void pass_ctx_free(PassCtx *ctx) { vec_free(&ctx->tiles); }

@@ -173,7 +173,7 @@ static bool rt_eval_create(Rt *rt, const Expr *e, bool deferred, RtValue *out) {
     rt_tensor_set_packed_strides(t);
     t->created = true;
     t->pending = true;
-    if (!deferred) rt_alloc_task(rt, &t, 1);
+    if (!deferred && rt_alloc_task(rt, &t, 1) < 0) return false;
     memset(out, 0, sizeof *out);
     out->kind = RV_TENSOR;
     out->t = t;
@@ -186,7 +186,7 @@ static bool rt_eval_slice(Rt *rt, const Expr *e, RtValue *out) {
     int ns, no;
     if (!rt_eval(rt, e->call.args[0], &src)) return false;
     if (src.kind != RV_TENSOR) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "slice of a non-tensor value");
-    if (src.t->pending) rt_alloc_task(rt, &src.t, 1);
+    if (src.t->pending && rt_alloc_task(rt, &src.t, 1) < 0) return false;
     if (!rt_int_list(rt, e->call.args[1], shape, &ns) || !rt_int_list(rt, e->call.args[2], off, &no)) return false;
     RtTensor *t = ARENA_NEW(rt->arena, RtTensor);
     if (!rt_slice(rt, src.t, shape, ns, off, no, t, e->span)) return false;
@@ -310,7 +310,7 @@ static RtStatus rt_exec_scope(Rt *rt, const Stmt *s, RtFrame *fr) {
             rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "an AUTO scope may not be opened inside a MANUAL scope");
             return RS_ERROR;
         }
-        RtScope sc = { s->scope.manual };
+        RtScope sc = { s->scope.manual, 0 };
         vec_push(&rt->scopes, sc);
         RtStatus st = rt_exec_list(rt, &s->scope.body, fr);
         rt->scopes.len--;            /* a scope is not a barrier: only its reference is released */
@@ -435,7 +435,7 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     else if (f->type != FT_ORCHESTRATION) ok = rt_fail(&rt, RT_ERR_INVALID_ARGS, f->span, "'%s' is not an Orchestration function", f->name);
     else ok = rt_bind_params(&rt, f, args, nargs);
     if (ok) {
-        RtScope outer = { false };
+        RtScope outer = { false, 0 };
         vec_push(&rt.scopes, outer);          /* the implicit outer scope, depth 0 */
         rt_prepare(&rt, f);
         RtFrame fr = { NULL, 0 };

@@ -32,6 +32,8 @@ typedef struct RtKernelCall {
     void **args; int nargs;        /* tensor data pointers, parameter order */
     const RtView *views;           /* nargs entries: the original geometry of each tensor arg */
     const uint64_t *scalars; int nscalars;  /* scalar args in parameter order, bit-cast to 64 bits */
+    void **params; int nparams;    /* every parameter in order: a tensor's data pointer (as in args)
+                                      or a pointer to a scalar's 64-bit slot (as sim_run wants) */
     int64_t block_idx, block_num;
     int task_id;                   /* index into RtResult.tasks */
 } RtKernelCall;
@@ -43,6 +45,8 @@ typedef struct RtOptions {
                                       blocks on the calling thread in simulated-time order, so
                                       results never depend on host timing (value ignored). */
     bool capture_deps;             /* build deps.json */
+    int task_window;               /* task slots per ring (spec §7); 0 = 16384. A scope whose task
+                                      count reaches window - 1 is a SCOPE_DEADLOCK (§12.2) */
 } RtOptions;
 
 typedef struct RtTaskInfo {

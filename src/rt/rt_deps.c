@@ -143,16 +143,17 @@ void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *ex
     }
     RtTask *task = &rt->tasks.data[ti];
     if (!task->manual) {
-        for (int i = 0; i < task->nargs; i++) {
+        for (int i = 0, slot = -1; i < task->nargs; i++) {
             RtArg *a = &task->args[i];
+            if (a->dir != AD_SCALAR) slot++;           /* consumer slot: tensors only, in order */
             if (a->dir == AD_SCALAR || a->dir == AD_OUTPUT) continue;
             if (a->t.owner != RT_NO_TASK && a->t.owner != ti) {      /* Step A */
                 rt_add_fanin(rt, &fan, a->t.owner, RT_DEP_WAIT | RT_DEP_RETAIN);
-                rt_record_edge(rt, a->t.owner, ti, i, RT_SRC_CREATOR, RT_DEP_WAIT | RT_DEP_RETAIN,
+                rt_record_edge(rt, a->t.owner, ti, slot, RT_SRC_CREATOR, RT_DEP_WAIT | RT_DEP_RETAIN,
                                RT_OV_OTHER, &a->t, NULL);
             }
             if ((a->dir == AD_INPUT || a->dir == AD_INOUT) && !a->t.manual_dep)   /* Step B */
-                rt_tm_lookup(rt, &fan, ti, i, &a->t, a->dir == AD_INOUT);
+                rt_tm_lookup(rt, &fan, ti, slot, &a->t, a->dir == AD_INOUT);
         }
         for (int i = 0; i < task->nargs; i++) {                      /* step 4: register modifiers */
             RtArg *a = &task->args[i];

@@ -79,7 +79,7 @@ typedef struct RtTensorMap {
     int free_list;
 } RtTensorMap;
 
-typedef struct RtScope { bool manual; } RtScope;
+typedef struct RtScope { bool manual; int ntasks; } RtScope;
 
 typedef struct Rt {
     const Program *prog;

@@ -81,11 +81,11 @@ static void rt_json_task(JsonW *w, const RtTask *t) {
     if (!t->kernel) { json_key(w, "alloc"); json_bool(w, true); }
     json_key(w, "args");
     json_arr_begin(w);
-    for (int i = 0; i < t->nargs; i++) {
+    for (int i = 0, slot = 0; i < t->nargs; i++) {
         const RtArg *a = &t->args[i];
         if (a->dir == AD_SCALAR) continue;
         json_obj_begin(w);
-        json_key(w, "idx"); json_int(w, i);
+        json_key(w, "idx"); json_int(w, slot++);
         json_key(w, "type"); json_str(w, rt_arg_type_name(a->dir));
         json_key(w, "tensor_id"); rt_json_u64(w, rt_tensor_id(a->t.addr, a->t.version));
         json_key(w, "dtype"); json_str(w, rt_dtype_name(a->t.dtype));

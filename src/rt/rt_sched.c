@@ -86,10 +86,11 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
     void **staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
     RtView *views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
     uint64_t *scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
+    void **params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
     int k = 0, s = 0;
     for (int i = 0; i < t->nargs; i++) {
         RtArg *a = &t->args[i];
-        if (a->dir == AD_SCALAR) { scalars[s++] = a->scalar; continue; }
+        if (a->dir == AD_SCALAR) { params[i] = &scalars[s]; scalars[s++] = a->scalar; continue; }
         rt_view_of(&a->t, &views[k]);
         if (views[k].packed) ptrs[k] = rt_tensor_data(&a->t);
         else {
@@ -97,6 +98,7 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
             rt_gather(&a->t, staged[k]);
             ptrs[k] = staged[k];
         }
+        params[i] = ptrs[k];
         k++;
     }
     int64_t dispatch = (int64_t)(rt->tgt->dispatch_cycles + 0.5);
@@ -106,7 +108,7 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         int slot;
         int64_t free_at = rt_claim(cores, t->core, &slot);
         int64_t start = (free_at > t->ready ? free_at : t->ready) + dispatch, cyc = 0;
-        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, b, t->block_num, taskpos };
+        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos };
         ok = rt->run(rt->ud, &call, &cyc, rt->diag);
         if (cyc < 0) cyc = 0;
         rt_release(cores, t->core, slot, start + cyc);
@@ -122,7 +124,7 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         free(staged[k]);
         k++;
     }
-    free(ptrs); free(staged); free(views); free(scalars);
+    free(ptrs); free(staged); free(views); free(scalars); free(params);
     return ok;
 }
 

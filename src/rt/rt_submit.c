@@ -57,7 +57,16 @@ bool rt_is_output_var(const Rt *rt, const Var *v) {
 }
 
 /* ---------------------------------------------------------------- tasks */
-static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t block_num) {
+/* Allocates the next task slot on the ring of the current scope depth; -1 after a SCOPE_DEADLOCK
+ * (the scope's tasks cannot retire before it ends, so window - 1 of them fill the ring). */
+static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t block_num, Span sp) {
+    int window = rt->opt && rt->opt->task_window > 0 ? rt->opt->task_window : 16384;
+    RtScope *sc = &vec_last(&rt->scopes);
+    if (++sc->ntasks >= window - 1) {
+        rt_fail(rt, RT_ERR_SCOPE_DEADLOCK, sp, "a scope submitted %d tasks but the task window is %d slots; "
+                "close the scope earlier (e.g. one scope per loop iteration) or enlarge the window", sc->ntasks, window);
+        return -1;
+    }
     int depth = rt->scopes.len - 1;
     int ring = depth < RT_NRINGS - 1 ? depth : RT_NRINGS - 1;
     RtTask t;
@@ -73,7 +82,8 @@ static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t 
 }
 
 int rt_alloc_task(Rt *rt, RtTensor **ts, int n) {
-    int ti = rt_new_task(rt, NULL, RT_CORE_NONE, 1);
+    int ti = rt_new_task(rt, NULL, RT_CORE_NONE, 1, SPAN_NONE);
+    if (ti < 0) return -1;
     RtArg *args = ARENA_ARRAY(rt->arena, RtArg, n ? n : 1);
     for (int i = 0; i < n; i++) {
         rt_materialize(rt, ts[i], ti);
@@ -214,7 +224,7 @@ static bool rt_call_args(Rt *rt, const Expr *call, ArgDir *dirs, RtValue *vals) 
             return rt_fail(rt, RT_ERR_INVALID_ARGS, call->call.args[i]->span, "call of '%s': argument %d is %s but its direction is %s",
                            f->name, i, is_tensor ? "a tensor" : "not a tensor", ir_argdir_name(dirs[i]));
         if (is_tensor && dirs[i] == AD_OUTPUT && !vals[i].t->created) dirs[i] = AD_OUTPUT_EXISTING;  /* add_output(t) */
-        if (is_tensor && vals[i].t->pending && dirs[i] != AD_OUTPUT) rt_alloc_task(rt, &vals[i].t, 1);
+        if (is_tensor && vals[i].t->pending && dirs[i] != AD_OUTPUT && rt_alloc_task(rt, &vals[i].t, 1) < 0) return false;
     }
     return true;
 }
@@ -233,7 +243,8 @@ bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out) {
     bool ok = rt_call_dirs(rt, call, dirs) && rt_call_blocks(rt, call, &blocks) && rt_call_deps(rt, call, &deps)
               && rt_call_args(rt, call, dirs, vals);
     if (!ok) { vec_free(&deps); return false; }
-    int ti = rt_new_task(rt, f, core, blocks);
+    int ti = rt_new_task(rt, f, core, blocks, call->span);
+    if (ti < 0) { vec_free(&deps); return false; }
     RtArg *args = ARENA_ARRAY(rt->arena, RtArg, n ? n : 1);
     for (int i = 0; i < n; i++) {
         args[i].dir = dirs[i];

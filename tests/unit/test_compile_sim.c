@@ -31,8 +31,9 @@ static bool run_case(int64_t M, int64_t N, int64_t K, DType dt, Outcome *out) {
 
     IrCtx *c = ir_ctx_new(&d);
     Program *p = build_matmul(c, M, N, K, dt, DT_FP32);
-    PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0 };
+    PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0, {0} };
     ok = ok && pass_run_pipeline(p, &ctx, NULL, NULL);
+    pass_ctx_free(&ctx);
     Arena *ar = arena_new();
     Kernel *k = ok ? back_lower_function(find_kernel(p), target_get(TGT_A2A3), ar, &d) : NULL;
     SyncStats st = {0};

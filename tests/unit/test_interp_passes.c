@@ -98,6 +98,7 @@ static void check_pipeline(int64_t M, int64_t N, int64_t K) {
     CHECK(run(p, &s, s.golden, &d));
     PassCtx pc = { .ir = c, .target = target_by_name("a2a3"), .diag = &d };
     bool ok = pass_run_pipeline(p, &pc, after_pass, &s);
+    pass_ctx_free(&pc);
     StrBuf sb = {0};
     diag_format_all(&d, &sb);
     CHECK_MSG(ok, "pipeline for %lldx%lldx%lld: %s", (long long)M, (long long)N, (long long)K, sb_cstr(&sb));

@@ -1,6 +1,7 @@
 /* test_passes: the pass pipeline on the matmul program built by hand — the walkthrough's facts
  * (tile, clones, buffers and addresses, directions, scope) and the variations of the issue. */
 #include <stdio.h>
+#include <string.h>
 
 #include "pipeline_util.h"
 #include "test.h"
@@ -15,11 +16,16 @@ static bool dump_hook(void *ud, int index, const PassInfo *info, Program *p, dou
     return true;
 }
 
+static PassTileChoice last_tile;
+
 static Program *compile(IrCtx *c, DiagSink *d, int64_t M, int64_t N, int64_t K, bool *ok) {
     Program *p = build_matmul(c, M, N, K, DT_FP16, DT_FP32);
-    PassCtx ctx = { c, target_get(TGT_A2A3), d, PLANNER_PYPTO, false, 0 };
+    PassCtx ctx = { c, target_get(TGT_A2A3), d, PLANNER_PYPTO, false, 0, {0} };
     Dump dump = { getenv("PTOC_TEST_VERBOSE") != NULL };
     *ok = pass_run_pipeline(p, &ctx, dump_hook, &dump);
+    memset(&last_tile, 0, sizeof last_tile);
+    if (ctx.tiles.len) last_tile = ctx.tiles.data[0];
+    pass_ctx_free(&ctx);
     return p;
 }
 
@@ -51,6 +57,12 @@ TEST(walkthrough_facts) {
     CHECK_MSG(ok, "pipeline failed: %s", sb_cstr(&err));
     Function *k = find_kernel(p);
     CHECK(k && k->type == FT_AIC);
+    CHECK_EQ_INT(last_tile.m, 128);
+    CHECK_EQ_INT(last_tile.n, 128);
+    CHECK_EQ_INT(last_tile.k, 128);
+    CHECK_EQ_INT(last_tile.stationarity, 0);
+    CHECK(!last_tile.dbc);
+    CHECK_EQ_INT(last_tile.cost_cycles, 3279);
     if (!ok || !k) return;
     Arena *ar = arena_new();
     Kernel *mk = back_lower_function(k, target_get(TGT_A2A3), ar, &d);

@@ -13,6 +13,7 @@ typedef struct Fake {
     int64_t blocks[64], block_num[64];
     uint64_t scalars[64];
     int nscalars[64];
+    int scalar_param[64];          /* index in params[] of the first scalar, -1 if none */
     int64_t cycles;
 } Fake;
 
@@ -26,6 +27,11 @@ static bool fake_run(void *ud, const RtKernelCall *c, int64_t *cycles, DiagSink 
         f->block_num[f->ncalls] = c->block_num;
         f->nscalars[f->ncalls] = c->nscalars;
         f->scalars[f->ncalls] = c->nscalars ? c->scalars[0] : 0;
+        f->scalar_param[f->ncalls] = -1;
+        for (int i = c->nparams - 1; i >= 0; i--)
+            if ((const uint64_t *)c->params[i] >= c->scalars && (const uint64_t *)c->params[i] < c->scalars + c->nscalars &&
+                *(const uint64_t *)c->params[i] == c->scalars[0])
+                f->scalar_param[f->ncalls] = i;
     }
     f->ncalls++;
     if (c->nargs && c->views[c->nargs - 1].dtype == DT_FP32)
@@ -125,7 +131,7 @@ static Expr *create(Tb *t, int64_t r, int64_t c, DType dt) {
 }
 
 static bool run(Tb *t, void **bufs, int n, Fake *f, RtResult *r) {
-    RtOptions o = { target_get(TGT_A2A3), 1, true };
+    RtOptions o = { .target = target_get(TGT_A2A3), .threads = 1, .capture_deps = true };
     if (!f->cycles) f->cycles = 1000;
     return rt_run(t->p, NULL, bufs, n, &o, fake_run, f, r, &t->diag);
 }
@@ -622,6 +628,7 @@ TEST(test_loop_slices_and_scalars) {
     CHECK_EQ_INT(r.makespan_cycles, DISPATCH + 1000);
     CHECK_EQ_INT(f.nscalars[0], 1);
     CHECK_EQ_INT(f.scalars[3], 13);
+    CHECK_EQ_INT(f.scalar_param[3], 1);                               /* params[] keeps parameter order */
     CHECK_EQ_INT(count_sub(r.deps_json, "\"type\":\"INOUT\""), 4);
     CHECK_NEAR(bc[96 * 128], 4.0, 0);
     rt_result_free(&r);
@@ -648,7 +655,154 @@ TEST(test_tensor_id) {
     CHECK_EQ_STR(rt_dtype_name(DT_FP16), "FLOAT16");
 }
 
+/* The SPMD form of split-K (spec §9.5): a seed task then ONE SPMD INOUT task -> 2 tasks, 1 edge. */
+TEST(test_spmd_atomic_pattern) {
+    Tb t; tb_init(&t);
+    Var *c = param(&t, "c", ten(&t, DT_FP32, 1, 64), PD_OUT);
+    Type *ts[1] = { c->type };
+    ParamDir pout[1] = { PD_OUT }, pio[1] = { PD_INOUT };
+    Function *zi = kernel(&t, "zero_init", FT_AIV, 1, ts, pout);
+    Function *sk = kernel(&t, "split_k", FT_AIC, 1, ts, pio);
+    Stmt *sc = scope(&t, t.body, false);
+    Expr *arg = ir_ref(c);
+    const char *d_oe[1] = { "output_existing" }, *d_io[1] = { "inout" };
+    call(&t, &sc->scope.body, NULL, zi, &arg, 1, d_oe);
+    Expr *e = call(&t, &sc->scope.body, NULL, sk, &arg, 1, d_io);
+    ir_attr_set(t.c, &e->call.attrs, "block_num", ir_av_int(4));
+    static float bc[64];
+    void *bufs[1] = { bc };
+    Fake f = {0};
+    RtResult r;
+    CHECK(run(&t, bufs, 1, &f, &r));
+    CHECK_EQ_INT(r.tasks.len, 2);
+    CHECK_EQ_INT(r.nedges, 1);
+    CHECK_EQ_INT(f.ncalls, 5);
+    CHECK_EQ_INT(r.makespan_cycles, 2 * (DISPATCH + 1000));
+    rt_result_free(&r);
+    tb_free(&t);
+}
+
+/* A scope whose task count reaches window - 1 is a SCOPE_DEADLOCK; one scope per iteration is fine. */
+TEST(test_scope_deadlock) {
+    for (int per_iter = 0; per_iter < 2; per_iter++) {
+        Tb t; tb_init(&t);
+        Var *c = param(&t, "c", ten(&t, DT_FP32, 4, 4), PD_OUT);
+        Type *ts[1] = { c->type };
+        ParamDir pd[1] = { PD_INOUT };
+        Function *k = kernel(&t, "k", FT_AIV, 1, ts, pd);
+        Stmt *sc = scope(&t, t.body, false);
+        Var *i = ir_var_new(t.c, "i", ir_scalar_type(t.c, DT_INDEX));
+        Stmt *loop = ir_for(t.c, i, ci(&t, 0), ci(&t, 10), ci(&t, 1), FK_SEQUENTIAL);
+        ir_list_push(t.c, &sc->scope.body, loop);
+        StmtList *into = &loop->for_.body;
+        if (per_iter) into = &scope(&t, into, false)->scope.body;
+        Expr *arg = ir_ref(c);
+        const char *d[1] = { "inout" };
+        call(&t, into, NULL, k, &arg, 1, d);
+        static float bc[16];
+        void *bufs[1] = { bc };
+        Fake f = { .cycles = 10 };
+        RtResult r;
+        RtOptions o = { .target = target_get(TGT_A2A3), .threads = 1, .task_window = 8 };
+        bool ok = rt_run(t.p, NULL, bufs, 1, &o, fake_run, &f, &r, &t.diag);
+        CHECK_EQ_INT(ok, per_iter);
+        CHECK_EQ_INT(r.error_code, per_iter ? RT_ERR_NONE : RT_ERR_SCOPE_DEADLOCK);
+        if (per_iter) {
+            CHECK_EQ_INT(r.tasks.len, 10);
+            CHECK_EQ_INT(r.tasks.data[0].task_id, 2ull << 32);          /* depth 2 -> ring 2 */
+            CHECK_EQ_INT(r.tasks.data[9].task_id, (2ull << 32) | 9);
+            CHECK_EQ_INT(r.nedges, 9);                                  /* INOUT chain */
+        }
+        rt_result_free(&r);
+        tb_free(&t);
+    }
+}
+
+/* A Group (mixed) kernel takes a whole cluster; If / scalar iter_args steer submission. */
+TEST(test_mix_and_control_flow) {
+    Tb t; tb_init(&t);
+    Var *c = param(&t, "c", ten(&t, DT_FP32, 4, 4), PD_OUT);
+    Type *ts[1] = { c->type };
+    ParamDir pd[1] = { PD_INOUT };
+    Function *g = kernel(&t, "grp", FT_GROUP, 1, ts, pd);
+    Function *k = kernel(&t, "vec", FT_AIV, 1, ts, pd);
+    Stmt *sc = scope(&t, t.body, false);
+    /* for i in range(5) with acc carried: acc += i; if acc > 5: submit grp else submit vec */
+    Var *i = ir_var_new(t.c, "i", ir_scalar_type(t.c, DT_INDEX));
+    Var *acc = ir_iter_arg_new(t.c, "acc", ir_scalar_type(t.c, DT_INDEX), ci(&t, 0));
+    Var *fin = ir_var_new(t.c, "acc_final", ir_scalar_type(t.c, DT_INDEX));
+    Stmt *loop = ir_for(t.c, i, ci(&t, 0), ci(&t, 5), ci(&t, 1), FK_SEQUENTIAL);
+    ir_varlist_push(t.c, &loop->for_.iter_args, acc);
+    ir_varlist_push(t.c, &loop->for_.return_vars, fin);
+    ir_list_push(t.c, &sc->scope.body, loop);
+    Var *nx = ir_var_new(t.c, "nx", ir_scalar_type(t.c, DT_INDEX));
+    ir_list_push(t.c, &loop->for_.body, ir_assign(t.c, nx, ir_binary(t.c, BIN_ADD, ir_ref(acc), ir_ref(i))));
+    Stmt *iff = ir_if(t.c, ir_binary(t.c, BIN_GT, ir_ref(nx), ci(&t, 5)));
+    iff->if_.has_else = true;
+    ir_list_push(t.c, &loop->for_.body, iff);
+    Expr *arg = ir_ref(c);
+    const char *d[1] = { "no_dep" };
+    call(&t, &iff->if_.then_body, NULL, g, &arg, 1, d);
+    call(&t, &iff->if_.else_body, NULL, k, &arg, 1, d);
+    Expr *y = ir_ref(nx);
+    ir_list_push(t.c, &loop->for_.body, ir_yield(t.c, &y, 1));
+    /* after the loop: block_num = acc_final (= 10) on the vector kernel */
+    Expr *e = call(&t, &sc->scope.body, NULL, k, &arg, 1, d);
+    ir_attr_set(t.c, &e->call.attrs, "block_num", (AttrVal){ .kind = AV_EXPR, .expr = ir_ref(fin) });
+    static float bc[16];
+    void *bufs[1] = { bc };
+    Fake f = {0};
+    RtResult r;
+    CHECK(run(&t, bufs, 1, &f, &r));
+    /* acc after i: 0,1,3,6,10 -> vec, vec, vec, grp, grp */
+    CHECK_EQ_INT(r.tasks.len, 6);
+    CHECK_EQ_STR(r.tasks.data[0].core, "aiv");
+    CHECK_EQ_STR(r.tasks.data[3].core, "mix");
+    CHECK_EQ_STR(r.tasks.data[4].kernel, "grp");
+    CHECK_EQ_INT(r.tasks.data[5].block_num, 10);
+    CHECK_EQ_INT(r.tasks.data[4].start, DISPATCH);               /* second cluster, same time */
+    CHECK_EQ_INT(r.nedges, 0);
+    rt_result_free(&r);
+    tb_free(&t);
+}
+
+/* deps.json slots count tensors only (tensors are added before scalars): a scalar first param does
+ * not shift the consumer slot. */
+TEST(test_slot_numbering) {
+    Tb t; tb_init(&t);
+    Var *c = param(&t, "c", ten(&t, DT_FP32, 4, 4), PD_OUT);
+    Type *ts[1] = { c->type };
+    ParamDir pd[1] = { PD_OUT };
+    Function *w = kernel(&t, "w", FT_AIV, 1, ts, pd);
+    Function *rd = ir_func_new(t.c, "rd", FT_AIV);
+    ir_func_add_param(t.c, rd, ir_var_new(t.c, "n", ir_scalar_type(t.c, DT_INDEX)), PD_IN);
+    ir_func_add_param(t.c, rd, ir_var_new(t.c, "x", c->type), PD_IN);
+    ir_program_add(t.c, t.p, rd);
+    Expr *arg = ir_ref(c);
+    const char *dw[1] = { "output_existing" }, *dr[2] = { "scalar", "input" };
+    call(&t, t.body, NULL, w, &arg, 1, dw);
+    Expr *args[2] = { ci(&t, 3), ir_ref(c) };
+    call(&t, t.body, NULL, rd, args, 2, dr);
+    static float bc[16];
+    void *bufs[1] = { bc };
+    Fake f = {0};
+    RtResult r;
+    CHECK(run(&t, bufs, 1, &f, &r));
+    CHECK_EQ_INT(r.nedges, 1);
+    CHECK_CONTAINS(r.deps_json, "\"arg\":0,\"source\":\"tensormap\"");
+    CHECK_EQ_INT(count_sub(r.deps_json, "\"idx\":1"), 0);
+    CHECK_EQ_INT(f.scalar_param[1], 0);
+    CHECK_EQ_INT(r.tasks.data[0].task_id, 0);                   /* no runtime scope: ring 0 */
+    CHECK_EQ_INT(r.tasks.data[1].task_id, 1);
+    rt_result_free(&r);
+    tb_free(&t);
+}
+
 int main(void) {
+    RUN(test_slot_numbering);
+    RUN(test_spmd_atomic_pattern);
+    RUN(test_scope_deadlock);
+    RUN(test_mix_and_control_flow);
     RUN(test_single_matmul);
     RUN(test_splitk_chain);
     RUN(test_output_existing_no_waw);

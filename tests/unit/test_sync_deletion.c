@@ -42,8 +42,9 @@ TEST(delete_each_sync) {
     diag_init(&d);
     IrCtx *c = ir_ctx_new(&d);
     Program *p = build_matmul(c, 128, 128, 512, DT_FP16, DT_FP32);
-    PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0 };
+    PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0, {0} };
     CHECK(pass_run_pipeline(p, &ctx, NULL, NULL));
+    pass_ctx_free(&ctx);
     Arena *ar = arena_new();
     Kernel *k = back_lower_function(find_kernel(p), target_get(TGT_A2A3), ar, &d);
     SyncStats st = {0};
