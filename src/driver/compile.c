@@ -5,9 +5,8 @@
  *     ("NN_after_<Pass>.py") and writes it to opt.dump_dir;
  *   - verify_roundtrip: parses the printed text into a scratch IrCtx and checks ir_program_equal;
  *     a mismatch is an internal error naming the pass and the first difference;
- *   - records the pass's wall time;
- *   - after ConvertTensorToTileOps (the input of AutoTileMatmulL0) re-runs the L0 chooser with
- *     tile_pass_config on every Mat x Mat matmul, exactly as the pass configures it, for the report.
+ *   - records the pass's wall time.
+ * The L0 tiles come from what AutoTileMatmulL0 recorded in PassCtx.tiles.
  * Then every AIC/AIV (or still-InCore) function is lowered (back_lower_function), synchronised
  * (back_insert_sync) and printed as .pto (back_print_pto). */
 #include "driver/driver_int.h"
@@ -57,56 +56,10 @@ static bool roundtrip(DrvSession *s, const char *file, const char *text, const P
     return ok;
 }
 
-/* ---- the L0 tile report ---- */
-static bool static_2d(const Expr *e, int64_t d[2]) {
-    const Type *t = e ? e->type : NULL;
-    if (!t || t->kind != TY_TILE || t->rank != 2) return false;
-    return ir_is_const_int(t->shape[0], &d[0]) && ir_is_const_int(t->shape[1], &d[1]);
-}
-
-static void tile_of_call(DrvSession *s, const Function *f, const Expr *c) {
-    bool acc = c->call.op == OP_TILE_MATMUL_ACC;
-    const Expr *lhs = c->call.args[acc ? 1 : 0], *rhs = c->call.args[acc ? 2 : 1];
-    int64_t ld[2], rd[2];
-    if (!static_2d(lhs, ld) || !static_2d(rhs, rd)) return;
-    if (lhs->type->space != MS_MAT || rhs->type->space != MS_MAT) return;
-    DType a = lhs->type->dtype, b = rhs->type->dtype, o = c->type->dtype;
-    DrvTile t = { f->name, ld[0], rd[1], ld[1], false, { 0 } };
-    if (dtype_bytes(a) && dtype_bytes(b) && dtype_bytes(o) && t.K % s->opt.target->l0_align == 0) {
-        TilePassOpts po;
-        tile_pass_opts_defaults(&po);
-        po.memory_planner = (TileMemoryPlanner)s->opt.planner;
-        po.enable_pypto_l0c_double_buffer = s->opt.dbc;
-        po.is_matmul_acc = acc;
-        L0TileConfig cfg;
-        tile_pass_config(&cfg, s->opt.target, t.M, t.N, t.K, a, b, o, &po);
-        char err[512];
-        t.chosen = tile_choose_l0(&cfg, &t.r, err, sizeof err);
-    }
-    vec_push(&s->tiles, t);
-}
-
-static void tiles_in_expr(Expr *e, void *ud) {
-    void **u = ud;
-    if (e->kind == EX_CALL && (e->call.op == OP_TILE_MATMUL || e->call.op == OP_TILE_MATMUL_ACC))
-        tile_of_call(u[0], u[1], e);
-}
-
-static void collect_tiles(DrvSession *s, Program *p) {
-    vec_clear(&s->tiles);
-    for (int i = 0; i < p->nfuncs; i++) {
-        Function *f = p->funcs[i];
-        if (!ir_functype_is_incore(f->type)) continue;
-        void *ud[2] = { s, f };
-        ir_visit_exprs(&f->body, tiles_in_expr, ud);
-    }
-}
-
 static bool hook(void *ud, int index, const PassInfo *info, Program *p, double seconds) {
     DrvSession *s = ud;
     DrvPassTime pt = { info->name, seconds };
     vec_push(&s->pass_times, pt);
-    if (!strcmp(info->name, "ConvertTensorToTileOps")) collect_tiles(s, p);
     if (!s->opt.verify_roundtrip && !s->dump_dir && !s->keep_dumps) return true;
     char file[128];
     snprintf(file, sizeof file, "%02d_after_%s.py", index, info->name);
@@ -183,6 +136,13 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.planner = s->opt.planner;
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == 0;
+    for (int i = 0; i < ctx.tiles.len; i++) {
+        const PassTileChoice *c = &ctx.tiles.data[i];
+        DrvTile t = { c->function, c->span, c->M, c->N, c->K, c->m, c->n, c->k, (Stationarity)c->stationarity,
+                      c->dbc, c->os_holds_a, c->cost_cycles };
+        vec_push(&s->tiles, t);
+    }
+    pass_ctx_free(&ctx);
     ok = ok && lower_all(s) && s->diag.nerrors == 0;
     s->compile_seconds = base_now_seconds() - t0;
     s->compiled = ok;

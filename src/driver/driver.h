@@ -55,12 +55,15 @@ typedef struct DrvParam {
     int64_t numel, bytes;
 } DrvParam;
 
-/* The chooser's pick for one matmul, attributed to the InCore function it lives in. */
+/* The L0 tile AutoTileMatmulL0 chose for one matmul (PassCtx.tiles), attributed to the InCore
+ * function it lives in. */
 typedef struct DrvTile {
     const char *func;
-    int64_t M, N, K;
-    bool chosen;                    /* false: the chooser refused (err in note) */
-    L0TileResult r;
+    Span span;
+    int64_t M, N, K, m, n, k;
+    Stationarity stationarity;
+    bool dbc, os_holds_a;
+    int64_t cost_cycles;
 } DrvTile;
 
 typedef struct DrvPassTime { const char *name; double seconds; } DrvPassTime;

@@ -39,19 +39,17 @@ static bool tile_belongs(const DrvTile *t, const char *kname) {
 static void json_tile(JsonW *w, const DrvTile *t) {
     json_obj_begin(w);
     json_key(w, "func"), json_str(w, t->func);
+    json_key(w, "line"), json_int(w, t->span.line);
     json_key(w, "M"), json_int(w, t->M);
     json_key(w, "N"), json_int(w, t->N);
     json_key(w, "K"), json_int(w, t->K);
-    json_key(w, "chosen"), json_bool(w, t->chosen);
-    if (t->chosen) {
-        json_key(w, "m"), json_int(w, t->r.m);
-        json_key(w, "n"), json_int(w, t->r.n);
-        json_key(w, "k"), json_int(w, t->r.k);
-        json_key(w, "stationarity"), json_str(w, tile_stationarity_name(t->r.stationarity));
-        json_key(w, "dbc"), json_bool(w, t->r.double_buffer_c);
-        json_key(w, "cost_cycles"), json_int(w, t->r.estimated_cost_cycles);
-        json_key(w, "traffic_bytes"), json_int(w, t->r.estimated_traffic_bytes);
-    }
+    json_key(w, "m"), json_int(w, t->m);
+    json_key(w, "n"), json_int(w, t->n);
+    json_key(w, "k"), json_int(w, t->k);
+    json_key(w, "stationarity"), json_str(w, tile_stationarity_name(t->stationarity));
+    json_key(w, "dbc"), json_bool(w, t->dbc);
+    json_key(w, "os_holds_a"), json_bool(w, t->os_holds_a);
+    json_key(w, "cost_cycles"), json_int(w, t->cost_cycles);
     json_obj_end(w);
 }
 
@@ -188,16 +186,10 @@ void drv_perf_hints(const DrvSession *s, StrBuf *out) {
 
 /* ---- human text ---- */
 static void text_tile(StrBuf *o, const DrvTile *t) {
-    sb_printf(o, "    matmul [%lld x %lld] x [%lld x %lld]: ", (long long)t->M, (long long)t->K, (long long)t->K,
-              (long long)t->N);
-    if (!t->chosen) {
-        sb_puts(o, "not tiled by the chooser\n");
-        return;
-    }
-    sb_printf(o, "L0 tile m=%lld n=%lld k=%lld, %s, dbC%d, cost %lld cycles, traffic %lld B%s\n", (long long)t->r.m,
-              (long long)t->r.n, (long long)t->r.k, tile_stationarity_name(t->r.stationarity), t->r.double_buffer_c ? 2 : 1,
-              (long long)t->r.estimated_cost_cycles, (long long)t->r.estimated_traffic_bytes,
-              t->r.m == t->M && t->r.n == t->N && t->r.k == t->K ? " (whole matmul fits L0)" : "");
+    sb_printf(o, "    matmul [%lld x %lld] x [%lld x %lld] (line %d): L0 tile m=%lld n=%lld k=%lld, %s, dbC%d, cost %lld cycles%s\n",
+              (long long)t->M, (long long)t->K, (long long)t->K, (long long)t->N, t->span.line, (long long)t->m,
+              (long long)t->n, (long long)t->k, tile_stationarity_name(t->stationarity), t->dbc ? 2 : 1,
+              (long long)t->cost_cycles, t->m == t->M && t->n == t->N && t->k == t->K ? " (fits L0 whole, not re-tiled)" : "");
 }
 
 static void text_kernel(StrBuf *o, const DrvSession *s, const DrvKernel *dk) {
