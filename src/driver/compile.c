@@ -120,6 +120,7 @@ void drv_compile_reset(DrvSession *s) {
 bool drv_compile_impl(DrvSession *s) {
     double t0 = base_now_seconds();
     drv_compile_reset(s);
+    s->diag_base = s->diag.items.len;
     if (s->dump_dir || s->keep_dumps || s->opt.verify_roundtrip) {
         StrBuf sb = {0};
         ir_print_program(s->source, &sb, (PrintOpts){ false });

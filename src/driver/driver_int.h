@@ -17,6 +17,8 @@ struct DrvSession {
     char *dump_dir;                 /* owned copy of opt.dump_dir */
     bool keep_dumps;                /* keep every pass dump in memory (output tree) */
     DiagSink diag;
+    int diag_base;                  /* the report looks at diagnostics from here on (set when a
+                                       compile or run starts: earlier API misuse does not count) */
     /* source */
     char *path, *text, *entry;
     SrcFile src;

@@ -19,8 +19,8 @@ static const char *space_name(MemSpace m) {
 }
 
 /* "file:line:col: message" of the first error; false when there is none. */
-static bool first_error(const DrvSession *s, StrBuf *out) {
-    for (int i = 0; i < s->diag.items.len; i++) {
+static bool first_error(const DrvSession *s, int from, StrBuf *out) {
+    for (int i = from; i < s->diag.items.len; i++) {
         const Diag *d = &s->diag.items.data[i];
         if (d->level != DIAG_ERROR) continue;
         if (d->span.file && d->span.line > 0) sb_printf(out, "%s:%d:%d: ", d->span.file->path, d->span.line, d->span.col);
@@ -124,10 +124,11 @@ void drv_report_json(const DrvSession *s, StrBuf *out) {
     JsonW w;
     json_init(&w, out);
     json_obj_begin(&w);
-    bool ok = s->compiled && (!s->run.ran || drv_run_ok(s)) && s->diag.nerrors == 0;
-    json_key(&w, "ok"), json_bool(&w, ok);
     StrBuf err = {0};
-    if (first_error(s, &err)) json_key(&w, "error"), json_str(&w, sb_cstr(&err));
+    bool errors = first_error(s, s->diag_base, &err);
+    bool ok = s->compiled && (!s->run.ran || drv_run_ok(s)) && !errors;
+    json_key(&w, "ok"), json_bool(&w, ok);
+    if (errors) json_key(&w, "error"), json_str(&w, sb_cstr(&err));
     sb_free(&err);
     json_key(&w, "program"), json_str(&w, s->path ? s->path : "");
     json_key(&w, "entry"), json_str(&w, drv_entry_name(s) ? drv_entry_name(s) : "");
@@ -165,7 +166,7 @@ void drv_report_json(const DrvSession *s, StrBuf *out) {
 
 void drv_error_json(const DrvSession *s, StrBuf *out) {
     StrBuf loc = {0};
-    const char *msg = first_error(s, &loc) ? sb_cstr(&loc) : "error";
+    const char *msg = first_error(s, s->diag_base, &loc) || first_error(s, 0, &loc) ? sb_cstr(&loc) : "error";
     JsonW w;
     json_init(&w, out);
     json_obj_begin(&w);

@@ -233,6 +233,8 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
 
 bool drv_run(DrvSession *s, void **bufs, int nbufs) {
     if (!s->compiled && !drv_compile(s)) return false;
+    drv_run_reset(s);
+    s->diag_base = s->diag.items.len;
     if (nbufs != s->nparams) {
         diag_error(&s->diag, SPAN_NONE, "'%s' takes %d parameters, %d buffers given", drv_entry_name(s), s->nparams, nbufs);
         return false;
@@ -242,7 +244,6 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
             diag_error(&s->diag, SPAN_NONE, "buffer for parameter '%s' is NULL", s->params[i].name);
             return false;
         }
-    drv_run_reset(s);
     void **gold = s->opt.golden ? golden_copies(s, bufs) : NULL;
     bool ok = !gold || golden_run(s, gold);
     ok = ok && execute(s, bufs, nbufs);

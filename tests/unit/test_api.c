@@ -1,0 +1,209 @@
+/* test_api — the public C API (include/ptoc.h) and the driver helpers behind it: options, loading
+ * from text with errors and entry selection, parameter queries, runs with caller buffers checked
+ * against a C reference, the golden comparison, deps capture, the output tree, random inputs. */
+#include "test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "driver/driver.h"
+#include "ptoc.h"
+
+static const char *TWO = "import pypto.language as pl\n"
+                         "\n"
+                         "@pl.jit\n"
+                         "def first(a: pl.Tensor[[32, 64], pl.FP16], b: pl.Tensor[[64, 48], pl.FP16],\n"
+                         "          c: pl.Out[pl.Tensor[[32, 48], pl.FP32]]):\n"
+                         "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+                         "        c[:] = pl.matmul(a, b, out_dtype=pl.FP32)\n"
+                         "    return c\n"
+                         "\n"
+                         "@pl.jit\n"
+                         "def second(x: pl.Tensor[[16, 32], pl.FP32], y: pl.Tensor[[32, 64], pl.FP32],\n"
+                         "           z: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):\n"
+                         "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+                         "        z[:] = pl.matmul(x, y, out_dtype=pl.FP32)\n"
+                         "    return z\n";
+
+static bool file_exists(const char *dir, const char *rel) {
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    return stat(path, &st) == 0;
+}
+
+TEST(test_options) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_STR(ptoc_version(), PTOC_VERSION);
+    CHECK_EQ_INT(ptoc_set_option(p, "target", "a5"), 0);
+    CHECK_EQ_INT(ptoc_set_option(p, "memory_planner", "dsa_rp"), 0);
+    CHECK_EQ_INT(ptoc_set_option(p, "dbc", "1"), 0);
+    CHECK_EQ_INT(ptoc_set_option(p, "seed", "99"), 0);
+    CHECK_EQ_INT(ptoc_set_option(p, "race_check", "true"), 0);
+    CHECK_EQ_INT(ptoc_set_option(p, "bogus", "1"), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "unknown option 'bogus'");
+    CHECK_EQ_INT(ptoc_set_option(p, "target", "x9"), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "unknown target 'x9'");
+    CHECK_EQ_INT(ptoc_set_option(p, "dbc", "maybe"), -1);
+    CHECK_EQ_INT(ptoc_set_option(p, "seed", "12abc"), -1);
+    CHECK_EQ_INT(ptoc_set_option(p, NULL, "1"), -1);
+    ptoc_program_free(p);
+}
+
+TEST(test_load_errors) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "bad.py", "import pypto.language as pl\n@pl.jit\ndef f(a: pl.Tensor[[16, 16], pl.FP16]:\n", NULL), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "bad.py:3:");
+    CHECK_CONTAINS(ptoc_report_json(p), "{\"ok\":false,\"error\":\"bad.py:3:");
+    CHECK_EQ_INT(ptoc_num_params(p), 0);
+    CHECK(ptoc_entry_name(p) == NULL);
+    CHECK_EQ_INT(ptoc_compile(p), -1);
+    ptoc_program_free(p);
+
+    p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_file(p, "/nonexistent/x.py", NULL), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "cannot read '/nonexistent/x.py'");
+    ptoc_program_free(p);
+
+    p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "third"), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "third");
+    ptoc_program_free(p);
+}
+
+TEST(test_params_and_entry) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "second"), 0);
+    CHECK_EQ_STR(ptoc_entry_name(p), "second");
+    CHECK_EQ_INT(ptoc_num_params(p), 3);
+    CHECK_EQ_STR(ptoc_param_name(p, 0), "x");
+    CHECK_EQ_STR(ptoc_param_name(p, 2), "z");
+    CHECK_EQ_STR(ptoc_param_dtype(p, 1), "FP32");
+    CHECK_EQ_INT(ptoc_param_elem_bytes(p, 1), 4);
+    CHECK_EQ_INT(ptoc_param_rank(p, 1), 2);
+    CHECK_EQ_INT(ptoc_param_dim(p, 1, 0), 32);
+    CHECK_EQ_INT(ptoc_param_dim(p, 1, 1), 64);
+    CHECK_EQ_INT(ptoc_param_dim(p, 1, 2), -1);
+    CHECK_EQ_INT(ptoc_param_numel(p, 2), 16 * 64);
+    CHECK_EQ_INT(ptoc_param_bytes(p, 2), 16 * 64 * 4);
+    CHECK_EQ_INT(ptoc_param_direction(p, 0), PTOC_DIR_IN);
+    CHECK_EQ_INT(ptoc_param_direction(p, 2), PTOC_DIR_OUT);
+    CHECK(ptoc_param_name(p, 3) == NULL);
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "first"), -1);   /* one load per handle */
+    ptoc_program_free(p);
+
+    p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, NULL), 0);
+    CHECK_EQ_STR(ptoc_entry_name(p), "first");
+    CHECK_EQ_STR(ptoc_param_dtype(p, 0), "FP16");
+    ptoc_program_free(p);
+}
+
+/* FP32 16x32 @ 32x64 with small integers: exact in any summation order. */
+TEST(test_run_caller_buffers) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_set_option(p, "golden", "1"), 0);
+    CHECK_EQ_INT(ptoc_set_option(p, "capture_deps", "1"), 0);
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "second"), 0);
+    float x[16 * 32], y[32 * 64], z[16 * 64], ref[16 * 64];
+    for (int i = 0; i < 16 * 32; i++) x[i] = (float)(i % 7 - 3);
+    for (int i = 0; i < 32 * 64; i++) y[i] = (float)(i % 5 - 2);
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 64; j++) {
+            float acc = 0;
+            for (int k = 0; k < 32; k++) acc += x[i * 32 + k] * y[k * 64 + j];
+            ref[i * 64 + j] = acc;
+            z[i * 64 + j] = -1234.0f;
+        }
+    void *bufs[3] = { x, y, z };
+    CHECK_EQ_INT(ptoc_run(p, bufs, 2), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "takes 3 parameters, 2 buffers given");
+    CHECK_CONTAINS(ptoc_report_json(p), "{\"ok\":false,\"error\":\"'second' takes 3 parameters");
+    CHECK_EQ_INT(ptoc_run(p, bufs, 3), 0);
+    int bad = 0;
+    for (int i = 0; i < 16 * 64; i++) bad += z[i] != ref[i];
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT((int)x[1], -2);                 /* inputs untouched */
+    const char *r = ptoc_report_json(p);
+    CHECK_CONTAINS(r, "\"ok\":true");
+    CHECK_CONTAINS(r, "\"compared\":true,\"max_abs_err\":0,\"max_rel_err\":0,\"atol\":0.0001,\"rtol\":0.0001,\"mismatches\":0,\"checked\":1024");
+    CHECK_CONTAINS(r, "\"races\":0,\"race_messages\":[]");
+    CHECK_CONTAINS(r, "\"tasks\":1,\"edges\":0");
+    CHECK_CONTAINS(r, "\"name\":\"second_incore_0\",\"core\":\"aic\",\"runs\":1");
+    CHECK(ptoc_makespan_cycles(p) > 0);
+    CHECK(ptoc_deps_json(p) && strstr(ptoc_deps_json(p), "\"tasks\""));
+
+    char dir[] = "/tmp/ptoc_api_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(ptoc_write_outputs(p, dir), 0);
+    CHECK(file_exists(dir, "ptoas/second_incore_0.pto"));
+    CHECK(file_exists(dir, "report/summary.json"));
+    CHECK(file_exists(dir, "report/perf_hints.log"));
+    CHECK(file_exists(dir, "run/deps.json"));
+    CHECK(!file_exists(dir, "passes_dump/00_frontend.py"));   /* ptoc_keep_dumps was not called */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_EQ_INT(system(cmd), 0);
+    ptoc_program_free(p);
+}
+
+TEST(test_run_random_and_dumps) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_set_option(p, "verify_roundtrip", "1"), 0);
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "first"), 0);
+    CHECK_EQ_INT(ptoc_keep_dumps(p), 0);
+    CHECK_EQ_INT(ptoc_compile(p), 0);
+    CHECK_EQ_INT(ptoc_compile(p), 0);                         /* idempotent */
+    CHECK_EQ_INT(ptoc_run_random(p), 0);
+    const char *r = ptoc_report_json(p);
+    CHECK_CONTAINS(r, "\"ok\":true");
+    CHECK_CONTAINS(r, "\"atol\":0.01,\"rtol\":0.01");
+    CHECK_CONTAINS(r, "\"checked\":1536");
+    char dir[] = "/tmp/ptoc_api_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(ptoc_write_outputs(p, dir), 0);
+    CHECK(file_exists(dir, "passes_dump/00_frontend.py"));
+    CHECK(file_exists(dir, "passes_dump/05_after_AutoTileMatmulL0.py"));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_EQ_INT(system(cmd), 0);
+    ptoc_program_free(p);
+}
+
+TEST(test_random_values) {
+    uint16_t h1[4096], h2[4096];
+    int8_t i8[4096];
+    float f[4096];
+    uint64_t s1 = 5, s2 = 5, s3 = 6, s4 = 7;
+    drv_fill_random(h1, DT_FP16, 4096, &s1);
+    drv_fill_random(h2, DT_FP16, 4096, &s2);
+    CHECK(memcmp(h1, h2, sizeof h1) == 0);
+    drv_fill_random(h2, DT_FP16, 4096, &s3);
+    CHECK(memcmp(h1, h2, sizeof h1) != 0);
+    drv_fill_random(i8, DT_INT8, 4096, &s4);
+    drv_fill_random(f, DT_FP32, 4096, &s4);
+    int out = 0, lo8 = 0, hi8 = 0, neg = 0;
+    for (int i = 0; i < 4096; i++) {
+        double v = drv_elem_get(h1, DT_FP16, i);
+        out += v < -1.0 || v > 1.0 || f[i] < -1.0f || f[i] >= 1.0f;
+        neg += v < 0;
+        out += i8[i] < -8 || i8[i] > 7;
+        lo8 += i8[i] == -8;
+        hi8 += i8[i] == 7;
+    }
+    CHECK_EQ_INT(out, 0);
+    CHECK(neg > 1800 && neg < 2300);
+    CHECK(lo8 > 0 && hi8 > 0);
+}
+
+int main(void) {
+    RUN(test_options);
+    RUN(test_load_errors);
+    RUN(test_params_and_entry);
+    RUN(test_run_caller_buffers);
+    RUN(test_run_random_and_dumps);
+    RUN(test_random_values);
+    return test_summary();
+}
