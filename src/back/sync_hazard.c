@@ -23,7 +23,8 @@ typedef struct ScanState {
 
 typedef struct Scan {
     SyncCtx *c;
-    int now;
+    int now;                  /* the compound scanned for, or -1 in an ordering check (no insertion) */
+    Pipe np;                  /* its pipe */
     int loop;                 /* LOOP_END index while scanning the previous iteration, else -1 */
 } Scan;
 
@@ -69,7 +70,7 @@ static void st_merge(ScanState *st, ScanState *a, ScanState *b) {
 
 static void visit_op(Scan *sc, ScanState *st, int id) {
     const SyncOp *o = &sc->c->ops.data[id];
-    Pipe np = sc->c->el.data[sc->now].pipe;
+    Pipe np = sc->np;
     switch (o->kind) {
     case SO_BARRIER:
         if (o->pipe == PIPE_ALL) for (int p = 0; p < PIPE_COUNT; p++) st->synced[p] = true;
@@ -138,43 +139,65 @@ static void check_front(Scan *sc, ScanState *st, int f) {
     st->synced[fe->pipe] = true;
 }
 
-/* Scans elements hi, hi-1, ..., lo backwards (structured: an IF_END scans both branches, an
- * ELSE_BEGIN met from inside its else branch skips the then branch, a LOOP_END scans the body once). */
-static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
+/* A loop known to run at least once (constant bounds). The reference assumes every loop before `now`
+ * runs; ptoc only does so when it is provable, else a zero-trip loop would skip a barrier or wait the
+ * scan relied on. */
+static void scan_range(Scan *sc, ScanState *st, int lo, int hi);
+
+static bool runs_once(const MirInst *f) {
+    int64_t a, b, s;
+    if (!mir_is_const(f->start, &a) || !mir_is_const(f->stop, &b) || !mir_is_const(f->step, &s)) return false;
+    return s > 0 ? a < b : (s < 0 ? a > b : false);
+}
+
+/* One backward step from element i (structured: an IF_END scans both branches and merges them with
+ * AND, an ELSE_BEGIN met from inside its else branch skips the then branch, a LOOP_END scans the body
+ * once). Returns the next element to visit. */
+static int scan_step(Scan *sc, ScanState *st, int i) {
     SyncCtx *c = sc->c;
-    int i = hi;
-    while (i >= lo) {
-        const SyncEl *e = &c->el.data[i];
-        if (e->kind == EK_IF_END) {
-            int b = e->begin, m = e->mid;
-            visit_list(sc, st, i, true);
-            ScanState a, el;
-            st_copy(&a, st);
-            st_copy(&el, st);
-            scan_range(sc, &a, b + 1, m - 1);
-            scan_range(sc, &el, m + 1, i - 1);
-            st_merge(st, &a, &el);
-            i = b;
-            continue;
-        }
-        if (e->kind == EK_ELSE_BEGIN) { i = e->begin; continue; }
-        if (e->kind == EK_LOOP_END) {
-            int b = e->begin;
-            visit_list(sc, st, i, true);
+    const SyncEl *e = &c->el.data[i];
+    if (e->kind == EK_IF_END) {
+        int b = e->begin, m = e->mid;
+        visit_list(sc, st, i, true);
+        ScanState a, el;
+        st_copy(&a, st);
+        st_copy(&el, st);
+        scan_range(sc, &a, b + 1, m - 1);
+        scan_range(sc, &el, m + 1, i - 1);
+        st_merge(st, &a, &el);
+        return b;
+    }
+    if (e->kind == EK_ELSE_BEGIN) return e->begin;
+    if (e->kind == EK_LOOP_END) {
+        int b = e->begin;
+        visit_list(sc, st, i, true);
+        if (runs_once(e->inst)) {
             visit_list(sc, st, i, false);
             scan_range(sc, st, b + 1, i - 1);
-            i = b;
-            continue;
+        } else {            /* may run zero times: like an if without else, nothing is promoted */
+            ScanState body, skip;
+            st_copy(&body, st);
+            st_copy(&skip, st);
+            visit_list(sc, &body, i, false);
+            scan_range(sc, &body, b + 1, i - 1);
+            st_merge(st, &body, &skip);
         }
-        visit_list(sc, st, i, true);
-        if (e->kind == EK_COMPOUND) check_front(sc, st, i);
-        visit_list(sc, st, i, false);
-        i--;
+        return b;
     }
+    visit_list(sc, st, i, true);
+    if (e->kind == EK_COMPOUND && sc->now >= 0) check_front(sc, st, i);
+    visit_list(sc, st, i, false);
+    return i - 1;
+}
+
+/* Scans elements hi, hi-1, ..., lo backwards. */
+static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
+    int i = hi;
+    while (i >= lo) i = scan_step(sc, st, i);
 }
 
 static void scan_forward(SyncCtx *c, int now) {
-    Scan sc = { c, now, -1 };
+    Scan sc = { c, now, c->el.data[now].pipe, -1 };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -185,7 +208,7 @@ static void scan_forward(SyncCtx *c, int now) {
 /* Loop-carried pass for one body op: the current iteration back to the loop head, then the whole
  * body again as the previous iteration (ops after `now` are the interesting producers). */
 static void scan_carried(SyncCtx *c, int now, int lb, int le) {
-    Scan sc = { c, now, -1 };
+    Scan sc = { c, now, c->el.data[now].pipe, -1 };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
