@@ -25,6 +25,7 @@ typedef struct Scan {
     SyncCtx *c;
     int now;                  /* the compound scanned for, or -1 in an ordering check (no insertion) */
     Pipe np;                  /* its pipe */
+    int skip_after;           /* element whose after-list the next visit must skip (once), -1 none */
     int loop;                 /* LOOP_END index while scanning the previous iteration, else -1 */
 } Scan;
 
@@ -86,6 +87,7 @@ static void visit_op(Scan *sc, ScanState *st, int id) {
 }
 
 static void visit_list(Scan *sc, ScanState *st, int elem, bool after) {
+    if (after && elem == sc->skip_after) { sc->skip_after = -1; return; }   /* one shot */
     IntVec *l = sync_list(sc->c, elem, after);
     for (int j = l->len - 1; j >= 0; j--) visit_op(sc, st, l->data[j]);
 }
@@ -197,7 +199,7 @@ static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
 }
 
 static void scan_forward(SyncCtx *c, int now) {
-    Scan sc = { c, now, c->el.data[now].pipe, -1 };
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -208,7 +210,7 @@ static void scan_forward(SyncCtx *c, int now) {
 /* Loop-carried pass for one body op: the current iteration back to the loop head, then the whole
  * body again as the previous iteration (ops after `now` are the interesting producers). */
 static void scan_carried(SyncCtx *c, int now, int lb, int le) {
-    Scan sc = { c, now, c->el.data[now].pipe, -1 };
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -229,5 +231,116 @@ void sync_analyse(SyncCtx *c) {
             for (int n = lb + 1; n < le; n++)
                 if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE) scan_carried(c, n, lb, le);
         }
+    }
+}
+
+/* ---- token safety (after stage 4) ----
+ * Flags are binary tokens: a set must not fire while the previous token of its pair is still
+ * unconsumed. A pair executed repeatedly is safe when the wait of one execution is ordered before the
+ * set of the next (loop-carried: same iteration; forward pair in a loop: next iteration). The
+ * symmetric hazard of the pair usually gives that order, but not once a set was sunk, or a wait
+ * hoisted, out of a branch that may be skipped. Such a pair gets a guard pair in the opposite
+ * direction from its wait to its set. */
+
+/* Starts an ordering walk just before op `s`; returns the next element to step from. */
+static int walk_start(Scan *sc, ScanState *st, int s) {
+    const SyncOp *o = &sc->c->ops.data[s];
+    int idx = sync_op_index(sc->c, s), elem = o->elem;
+    IntVec *l = sync_list(sc->c, elem, o->after);
+    for (int j = idx - 1; j >= 0; j--) visit_op(sc, st, l->data[j]);
+    if (!o->after) return elem - 1;
+    sc->skip_after = elem;      /* the element itself is still to be stepped, without its after-list */
+    return elem;
+}
+
+/* Steps back from element hi down to wait `w` (descending into the branches that hold it) and tells
+ * whether everything its pipe did up to `w` is ordered before the walk's origin. */
+static bool walk_to_wait(Scan *sc, ScanState *st, int hi, int w) {
+    SyncCtx *c = sc->c;
+    const SyncOp *o = &c->ops.data[w];
+    int ew = o->elem, i = hi;
+    while (i > ew) {
+        const SyncEl *e = &c->el.data[i];
+        if (e->kind == EK_IF_END && e->begin < ew) {          /* enter the branch holding the wait */
+            visit_list(sc, st, i, true);
+            i = ew < e->mid ? e->mid - 1 : i - 1;
+            continue;
+        }
+        if (e->kind == EK_LOOP_END && e->begin < ew) {        /* its last iteration */
+            visit_list(sc, st, i, true);
+            visit_list(sc, st, i, false);
+            i--;
+            continue;
+        }
+        i = scan_step(sc, st, i);
+    }
+    if (i < ew) return true;   /* skipped: the wait is in the other branch of an if, no path */
+    IntVec *l = sync_list(c, ew, o->after);
+    int idx = sync_op_index(c, w);
+    if (!o->after) {
+        visit_list(sc, st, ew, true);
+        for (int j = l->len - 1; j > idx; j--) visit_op(sc, st, l->data[j]);
+    } else {
+        for (int j = l->len - 1; j > idx; j--) visit_op(sc, st, l->data[j]);
+    }
+    return st->synced[o->dst];
+}
+
+int sync_common_loop(const SyncCtx *c, int ra, int rb) {
+    for (int r = ra; r >= 0; r = c->regions.data[r].parent)
+        if (c->regions.data[r].kind == RG_LOOP && sync_region_contains(c, r, rb)) return r;
+    return -1;
+}
+
+bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region) {
+    Scan sc = { c, -1, c->ops.data[set].pipe, -1, -1 };
+    ScanState st;
+    st_init(&st, c->pairs.len + 16);
+    int i = walk_start(&sc, &st, set);
+    bool ok;
+    if (loop_region < 0) {
+        ok = walk_to_wait(&sc, &st, i, wait);
+    } else {                  /* back to the loop head, over the back edge, down to the wait */
+        const SyncRegion *r = &c->regions.data[loop_region];
+        while (i > r->begin) i = scan_step(&sc, &st, i);
+        visit_list(&sc, &st, r->begin, true);
+        visit_list(&sc, &st, r->end, false);
+        ok = walk_to_wait(&sc, &st, r->end - 1, wait);
+    }
+    free(st.found);
+    return ok;
+}
+
+static bool pair_ordered(SyncCtx *c, const SyncPair *p, int loop_region) {
+    return sync_ordered(c, p->set, p->wait, p->loop >= 0 ? -1 : loop_region);
+}
+
+static void add_guard(SyncCtx *c, int pk, int loop_end) {
+    SyncPair p = c->pairs.data[pk];
+    SyncPair g = { .src = p.dst, .dst = p.src, .loop = loop_end, .nid = 1, .event = -1, .comp_set = -1, .comp_wait = -1 };
+    vec_push(&c->pairs, g);
+    int k = c->pairs.len - 1;
+    const SyncOp *w = &c->ops.data[p.wait], *s = &c->ops.data[p.set];
+    int we = w->elem, se = s->elem;
+    bool wa = w->after, sa = s->after;
+    int gs = sync_op_new(c, (SyncOp){ .kind = SO_SET, .src = p.dst, .dst = p.src, .pipe = p.dst, .pair = k }, we, wa);
+    sync_op_detach(c, gs);
+    sync_op_attach(c, gs, we, wa, sync_op_index(c, p.wait) + 1);
+    int gw = sync_op_new(c, (SyncOp){ .kind = SO_WAIT, .src = p.dst, .dst = p.src, .pipe = p.src, .pair = k }, se, sa);
+    sync_op_detach(c, gw);
+    sync_op_attach(c, gw, se, sa, sync_op_index(c, p.set));
+    c->pairs.data[k].set = gs;
+    c->pairs.data[k].wait = gw;
+}
+
+void sync_guard_tokens(SyncCtx *c) {
+    int n = c->pairs.len;
+    for (int k = 0; k < n; k++) {
+        const SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        int lr = sync_common_loop(c, sync_op_region(c, p->set), sync_op_region(c, p->set));
+        if (p->loop < 0 && lr < 0) continue;          /* runs at most once */
+        if (pair_ordered(c, p, lr)) continue;
+        add_guard(c, k, p->loop >= 0 ? -1 : c->regions.data[lr].end);
     }
 }

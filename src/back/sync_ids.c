@@ -48,6 +48,23 @@ static bool id_free(const SyncCtx *c, const IntVec *dir, int id, int lo, int hi,
     return true;
 }
 
+/* Sharing an ID with the pairs already holding it: every set must fire after the previous wait of
+ * the ID consumed its token (flags are binary), on every path — directly, and around a common loop
+ * in both orders. Loop-carried pairs confined to a loop are not checked (see docs/sync.md). */
+static bool reuse_safe(SyncCtx *c, const IntVec *dir, int id, const SyncPair *p) {
+    for (int j = 0; j < dir->len; j++) {
+        const SyncPair *q = &c->pairs.data[dir->data[j]];
+        if (q == p || q->event != id) continue;
+        if (q->loop >= 0 || p->loop >= 0) continue;
+        const SyncPair *a = q, *b = p;           /* a earlier than b */
+        if (sync_op_point(c, q->set) > sync_op_point(c, p->set)) { a = p; b = q; }
+        if (!sync_ordered(c, b->set, a->wait, -1)) return false;
+        int L = sync_common_loop(c, sync_op_region(c, a->set), sync_op_region(c, b->set));
+        if (L >= 0 && (!sync_ordered(c, a->set, b->wait, L) || !sync_ordered(c, b->set, a->wait, L))) return false;
+    }
+    return true;
+}
+
 static int cmp_lo_ctx_lo(const int *a, const int *b, const int *los) {
     if (los[*a] != los[*b]) return los[*a] < los[*b] ? -1 : 1;
     return *a < *b ? -1 : (*a > *b);
@@ -76,7 +93,7 @@ static void colour(SyncCtx *c, IntVec *dir, int usable, bool confine, IntVec *fa
         for (int id = 0; id < usable && pick < 0; id++)
             if (!used[id] && id_free(c, dir, id, lo, hi, confine)) pick = id;
         for (int id = 0; id < usable && pick < 0; id++)
-            if (id_free(c, dir, id, lo, hi, confine)) pick = id;
+            if (id_free(c, dir, id, lo, hi, confine) && reuse_safe(c, dir, id, p)) pick = id;
         if (pick < 0) { vec_push(failed, dir->data[order[x]]); continue; }
         p->event = pick;
         used[pick] = true;
