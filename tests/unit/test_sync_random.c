@@ -7,8 +7,10 @@
  *           of the pipes (isa_and_sync.md §6.2: in-order queues, set fires when earlier work of its
  *           pipe completed, wait blocks its pipe, pipe_barrier, binary flag tokens) and checks that
  *           every hazardous pair of instructions (RAW / WAR / WAW on overlapping intervals, or two
- *           Acc reads on different pipes) is ordered, that no flag is set twice or waited unset, and
- *           that every flag is consumed at the end.
+ *           Acc reads on different pipes) is ordered, that no flag is set twice or waited unset, that
+ *           every set is ordered after the wait that consumed the previous token of its flag (flags
+ *           are binary tokens), and that every flag is consumed at the end. SYNC_SEEDS / SYNC_MAXOPS
+ *           scale the sweep; SYNC_RACES prints offending kernels.
  */
 #include "back/back.h"
 #include "test.h"
@@ -263,6 +265,8 @@ TEST(test_random_kernels) {
             sb_free(&d);
         }
         CHECK_MSG(e->errors == 0, "seed %d: %s", seed, e->msg);
+        CHECK_MSG(e->reuse_races + e->same_races == 0, "seed %d: a set may fire before the previous token of its flag "
+                  "was consumed", seed);
         free(e);
         arena_free(a);
     }
