@@ -3,9 +3,11 @@
  * Requires: the linear sync IR of stage 1 (sync.c), sync lists empty.
  * Produces: barriers in now.before for same-pipe hazards; set (front.after) / wait (now.before)
  *           pairs for cross-pipe hazards, loop-carried pairs tagged with their loop's end element.
+ *           After stage 4, guard pairs (sync_guard_tokens) and the path-ordering query sync_ordered
+ *           that ID allocation uses to share an ID only when no set can hit an unconsumed token.
  * Does:     for every compound `now`, a backward scan over the earlier elements with transitive
  *           pruning (synced[pipe], found[pair]); ifs are scanned branch by branch and merged with
- *           AND, loops before `now` once; at every LOOP_END a second pass treats the loop body as the
+ *           AND, loops before `now` once (promoted only when provably non-empty); at every LOOP_END a second pass treats the loop body as the
  *           previous iteration of each body op. Hazards: RAW / WAR / WAW on exact byte intervals
  *           (mir_access_overlap: different spaces never alias, GM per parameter), plus two reads of
  *           Acc on different pipes.

@@ -5,7 +5,8 @@
  *           loop-carried pairs; PIPE_ALL barriers for pairs that got no ID; stats.ids_used.
  * Does:     per (src, dst) direction, interval colouring in program-point space with
  *           t->event_ids_per_direction IDs (one fewer for V->S, S->V and MTE2->V), preferring IDs
- *           never used. A forward pair occupies [set, wait]; a loop-carried pair the whole function
+ *           never used; an ID is shared only when every set is ordered after the previous wait of that
+ *           ID on every path (sync_ordered), as flags are binary tokens. A forward pair occupies [set, wait]; a loop-carried pair the whole function
  *           (pre-set at the kernel head, drain at the tail). When a direction runs out: widening
  *           (merge two overlapping forward pairs into [later set, earlier wait]), then reallocation
  *           with loop-carried pairs confined to their loop (pre-set before the loop, drain after it),
