@@ -532,6 +532,25 @@ static void check_realloc(bool bridge) {
 TEST(test_realloc_loop_scope) { check_realloc(true); }
 TEST(test_realloc_no_unsafe_reuse) { check_realloc(false); }
 
+/* a5 drops same-pipe V barriers (the hardware orders V); cross-pipe pairs stay */
+TEST(test_a5_drops_v_barrier) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "a5");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096), w = vbuf(k, "vw", 8192);
+    move(k, &k->body, MI_TMOV, y, x, NULL, NULL);
+    move(k, &k->body, MI_TMOV, w, y, NULL, NULL);
+    tload(k, &k->body, x, 0, z, z);
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A5), &st));
+    StrBuf o = { 0 };
+    sig_block(k, &k->body, &o);
+    CHECK_EQ_STR(sb_cstr(&o), "vy S(V,MTE2,0) vw W(V,MTE2,0) vx B(ALL) ");
+    CHECK_EQ_INT(st.nbarrier, 1);
+    sb_free(&o);
+    arena_free(a);
+}
+
 int main(void) {
     RUN(test_matmul_reference);
     RUN(test_mte2_v_mte3_chain);
@@ -547,5 +566,6 @@ int main(void) {
     RUN(test_out_of_ids_fallback);
     RUN(test_realloc_loop_scope);
     RUN(test_realloc_no_unsafe_reuse);
+    RUN(test_a5_drops_v_barrier);
     return test_summary();
 }
