@@ -87,7 +87,8 @@ typedef struct DrvRunStats {
     bool ran;
     int tasks, edges;
     int64_t makespan_cycles;
-    double wall_seconds;
+    double wall_seconds;            /* rt_run (runtime + simulator) */
+    double golden_seconds;          /* interp_run */
     VEC(char *) race_messages;      /* "kernel: message" (malloc'd) */
     VEC(char *) sync_messages;
     char *deps_json;                /* when capture_deps */

@@ -118,6 +118,7 @@ static void json_run(JsonW *w, const DrvSession *s) {
     json_key(w, "makespan_cycles"), json_int(w, r->makespan_cycles);
     json_key(w, "makespan_us"), json_num(w, (double)r->makespan_cycles / (s->opt.target->clock_ghz * 1000.0));
     json_key(w, "run_ms"), json_num(w, r->wall_seconds * 1e3);
+    json_key(w, "golden_ms"), json_num(w, r->golden_seconds * 1e3);
 }
 
 void drv_report_json(const DrvSession *s, StrBuf *out) {

@@ -245,7 +245,9 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
             return false;
         }
     void **gold = s->opt.golden ? golden_copies(s, bufs) : NULL;
+    double t0 = base_now_seconds();
     bool ok = !gold || golden_run(s, gold);
+    s->run.golden_seconds = base_now_seconds() - t0;
     ok = ok && execute(s, bufs, nbufs);
     if (ok && gold) compare(s, bufs, gold);
     for (int i = 0; gold && i < s->nparams; i++) free(gold[i]);
