@@ -61,6 +61,7 @@ int cli_run(int argc, char **argv) {
     if (keep && compiled && !drv_write_outputs(s, keep)) ok = false;
     cli_print_diags(s, false);
     emit(s, json, compiled);
+    if (compiled && !json && !drv_run_stats(s)->ran) puts("FAIL");
     drv_free(s);
     free(path);
     free(entry);

@@ -110,6 +110,7 @@ if run run-text 0 run examples/matmul.py; then
     has run-text-runtime "$OUT" "runtime: 1 task(s), 0 edge(s)"
     has run-text-buffers "$OUT" "buffers:"
 fi
+run run-text-fail 1 run tests/e2e/errors/k_mismatch.py && hasnt run-text-fail-no-ok "$OUT" "OK"
 run run-seed 0 run examples/matmul.py --seed 42 --json && has run-seed-json "$OUT" '"seed":42'
 run run-norace 0 run examples/matmul.py --no-race-check && has run-norace-text "$OUT" "race check: off"
 run run-dsa 0 run examples/matmul.py --memory-planner dsa_rp --verify-roundtrip --json && has run-dsa-ok "$OUT" '"ok":true'
@@ -123,6 +124,15 @@ run run-badplanner 2 run examples/matmul.py --memory-planner nope && has run-bad
 cmp -s "$TMP/s3a" "$TMP/s3b" && ok seed-deterministic || ko seed-deterministic "$(cat "$TMP/s3a") vs $(cat "$TMP/s3b")"
 cmp -s "$TMP/s3a" "$TMP/s4" && ko seed-varies "seed 3 and 4 give $(cat "$TMP/s4")" || ok seed-varies
 run run-a5 0 run examples/matmul.py --target a5 --json && has run-a5-target "$OUT" '"target":"a5"'
+
+# ---- a two-task program: the second matmul depends on the first through an intermediate ----
+if run chain 0 run tests/e2e/mm_chain.py --json; then
+    has chain-ok "$OUT" '"ok":true'
+    grep -qE '"tasks":([2-9]|[1-9][0-9]+),"edges":[1-9]' "$OUT" && ok chain-graph || ko chain-graph "$(grep -o '"tasks":[0-9]*,"edges":[0-9]*' "$OUT")"
+    has chain-k0 "$OUT" '"name":"chain_incore_0"'
+    has chain-k1 "$OUT" '"name":"chain_incore_1"'
+    has chain-fp32-tol "$OUT" '"atol":0.0001,"rtol":0.0001'
+fi
 
 # ---- run --keep ----
 if run keep 0 run examples/matmul.py --keep "$TMP/k"; then
