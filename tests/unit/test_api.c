@@ -198,6 +198,59 @@ TEST(test_random_values) {
     CHECK(lo8 > 0 && hi8 > 0);
 }
 
+/* Removes every wait_flag of a block (recursively); returns how many. */
+static int drop_waits(MirBlock *b) {
+    int n = 0;
+    for (int i = 0; i < b->len; i++) {
+        MirInst *in = b->items[i];
+        if (in->op == MI_WAIT_FLAG) {
+            mir_block_remove(b, i--);
+            n++;
+        } else if (in->op == MI_FOR) {
+            n += drop_waits(&in->body);
+        } else if (in->op == MI_IF) {
+            n += drop_waits(&in->then_body) + drop_waits(&in->else_body);
+        }
+    }
+    return n;
+}
+
+/* A kernel whose waits were deleted after sync insertion: the race detector must catch it, the
+ * run must not be OK, and the report must carry the messages. */
+TEST(test_race_reported) {
+    DrvOptions o;
+    drv_options_defaults(&o);
+    DrvSession *s = drv_new(&o);
+    CHECK(drv_load_file(s, "examples/matmul.py", NULL));
+    CHECK(drv_compile(s));
+    CHECK_EQ_INT(drv_num_kernels(s), 1);
+    Kernel *k = drv_kernel(s, 0)->k;
+    CHECK(drop_waits(&k->body) > 0);
+    drv_run_random(s);
+    const DrvRunStats *r = drv_run_stats(s);
+    CHECK(r->race_messages.len + r->sync_messages.len > 0);
+    CHECK(!drv_run_ok(s));
+    StrBuf sb = {0};
+    drv_report_json(s, &sb);
+    CHECK_CONTAINS(sb_cstr(&sb), "\"ok\":false");
+    CHECK_CONTAINS(sb_cstr(&sb), "matmul_incore_0: ");
+    sb.len = 0;
+    drv_report_text(s, &sb);
+    CHECK_CONTAINS(sb_cstr(&sb), "FAIL");
+    CHECK(strstr(sb_cstr(&sb), "race: ") || strstr(sb_cstr(&sb), "sync error: "));
+    sb_free(&sb);
+    drv_free(s);
+
+    /* the same with the race detector off: no messages */
+    o.race_check = false;
+    s = drv_new(&o);
+    CHECK(drv_load_file(s, "examples/matmul.py", NULL) && drv_compile(s));
+    drop_waits(&drv_kernel(s, 0)->k->body);
+    drv_run_random(s);
+    CHECK_EQ_INT(drv_run_stats(s)->race_messages.len, 0);
+    drv_free(s);
+}
+
 int main(void) {
     RUN(test_options);
     RUN(test_load_errors);
@@ -205,5 +258,6 @@ int main(void) {
     RUN(test_run_caller_buffers);
     RUN(test_run_random_and_dumps);
     RUN(test_random_values);
+    RUN(test_race_reported);
     return test_summary();
 }
