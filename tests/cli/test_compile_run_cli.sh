@@ -73,6 +73,12 @@ if run compile-o 0 compile examples/matmul.py --verify-roundtrip -o "$TMP/o"; th
     has o-summary-kernels "$TMP/o/report/summary.json" '"kernels":[{"name":"'
     [ ! -e "$TMP/o/run" ] && ok o-no-run-dir || ko o-no-run-dir "run/ exists after compile"
 fi
+if run hints 0 compile tests/e2e/mm_k24_hint.py -o "$TMP/h"; then
+    has hints-log "$TMP/h/report/perf_hints.log" "PH-AT-007 tests/e2e/mm_k24_hint.py:9: matmul K = 24 is not a multiple of the cube fractal (16); left untiled"
+    [ "$(grep -c . "$TMP/h/report/perf_hints.log")" -eq 1 ] && ok hints-one-line || ko hints-one-line "$(cat "$TMP/h/report/perf_hints.log")"
+    has hints-stderr "$ERR" "mm_k24_hint.py:9:16: perf-hint: [PH-AT-007]"
+    has hints-summary "$TMP/h/report/summary.json" '"perf_hints":["PH-AT-007 tests/e2e/mm_k24_hint.py:9: '
+fi
 run compile-json 0 compile examples/matmul.py --json && has compile-json-ok "$OUT" '{"ok":true'
 run compile-error 1 compile tests/e2e/errors/k_mismatch.py && has compile-error-msg "$ERR" "inner dimensions differ"
 run compile-error-json 1 compile tests/e2e/errors/k_mismatch.py --json && has compile-error-json-obj "$OUT" '{"ok":false,"error":"'
