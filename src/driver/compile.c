@@ -183,6 +183,7 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.planner = s->opt.planner;
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == 0;
+    pass_ctx_free(&ctx);
     ok = ok && lower_all(s) && s->diag.nerrors == 0;
     s->compile_seconds = base_now_seconds() - t0;
     s->compiled = ok;
