@@ -374,13 +374,12 @@ static void print_yield(Pr *pr, const Stmt *s, const VarList *rv) {
     sb_putc(sb, ')');
 }
 
-static void print_carries(Pr *pr, const VarList *ia, bool with_parens_only) {
+static void print_carries(Pr *pr, const VarList *ia) {
     StrBuf *sb = pr->out;
     sb_putc(sb, '(');
     for (int i = 0; i < ia->len; i++) sb_printf(sb, "%s%s", i ? ", " : "", var_name(pr, ia->items[i]));
     if (ia->len == 1) sb_putc(sb, ',');
     sb_putc(sb, ')');
-    (void)with_parens_only;
 }
 
 static void print_inits(Pr *pr, const VarList *ia) {
@@ -398,7 +397,7 @@ static void print_for(Pr *pr, const Stmt *s, int indent) {
     StrBuf *sb = pr->out;
     static const char *kinds[] = { "range", "parallel", "unroll", "pipeline" };
     sb_printf(sb, "for %s", var_name(pr, s->for_.loop_var));
-    if (s->for_.iter_args.len) { sb_puts(sb, ", "); print_carries(pr, &s->for_.iter_args, false); }
+    if (s->for_.iter_args.len) { sb_puts(sb, ", "); print_carries(pr, &s->for_.iter_args); }
     sb_printf(sb, " in pl.%s(", kinds[s->for_.kind]);
     int64_t st, sp;
     bool start0 = ir_is_const_int(s->for_.start, &st) && st == 0 && s->for_.start->type->dtype == DT_INDEX;
@@ -432,7 +431,7 @@ static void print_while(Pr *pr, const Stmt *s, int indent) {
         return;
     }
     sb_puts(sb, "for ");
-    print_carries(pr, &s->while_.iter_args, true);
+    print_carries(pr, &s->while_.iter_args);
     sb_puts(sb, " in pl.while_(");
     print_inits(pr, &s->while_.iter_args);
     sb_puts(sb, "):\n");
