@@ -415,6 +415,9 @@ static const BadCase bad_cases[] = {
       "        z = self.g(n)\n        return\n", "unknown function 'self.g'", "bad.py:6:13:" },
     { "import pypto.language as pl\n@pl.program\nclass p:\n    @pl.function\n    def f(self, t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Lft]):\n"
       "        return\n", "unknown memory space 'pl.Mem.Lft'", "bad.py:5:47:" },
+    { JIT_HEAD "    c: pl.Tensor[[128, 128], pl.FP16] = pl.matmul(a, b, out_dtype=pl.FP32)\n",
+      "'c' is annotated pl.Tensor[[128, 128], pl.FP16] but the value is pl.Tensor[[128, 128], pl.FP32]", "bad.py:5:41:" },
+    { JIT_HEAD "    c = pl.tile.matmull(a, b)\n", "unknown operation 'pl.tile.matmull' (did you mean pl.tile.matmul?)", "bad.py:5:9:" },
     { JIT_HEAD "    c = pl.matmul(a, b,\n", "'(' was never closed", "bad.py:5:18:" },
 };
 
