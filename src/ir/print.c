@@ -43,11 +43,38 @@ static bool name_taken(Pr *pr, const char *s) {
     return false;
 }
 
+/* Names the parser would not read back as a variable get a trailing '_'. */
+static bool name_reserved(const char *s) {
+    static const char *const kw[] = { "pl", "self", "True", "False", "None", "and", "or", "not", "in", "is", "if", "else",
+                                      "elif", "for", "while", "with", "return", "pass", "def", "class", "import", "from",
+                                      "as", "lambda", "yield", "break", "continue", "del", "global", "nonlocal", "try",
+                                      "except", "finally", "raise", "assert", "async", "await", "tuple", NULL };
+    for (int i = 0; kw[i]; i++)
+        if (strcmp(s, kw[i]) == 0) return true;
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || (unsigned char)*s >= 0x80)) return true;
+    for (const char *c = s; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' || (unsigned char)*c >= 0x80))
+            return true;
+    return false;
+}
+
 static const char *var_name(Pr *pr, const Var *v) {
     const char *hint = v->name && *v->name ? v->name : "v";
     if (!pr->named) return hint;
     for (int i = 0; i < pr->names.len; i++)
         if (pr->names.data[i].var == v) return pr->names.data[i].name;
+    if (name_reserved(hint)) {                 /* keywords get '_'; other characters become '_' */
+        StrBuf sb = { 0 };
+        if (hint[0] >= '0' && hint[0] <= '9') sb_putc(&sb, 'v');
+        for (const char *c = hint; *c; c++) {
+            bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+                      (unsigned char)*c >= 0x80;
+            sb_putc(&sb, ok ? *c : '_');
+        }
+        sb_putc(&sb, '_');
+        hint = arena_strdup(pr->arena, sb_cstr(&sb));
+        sb_free(&sb);
+    }
     const char *name = hint;
     for (int k = 1; name_taken(pr, name); k++) name = arena_printf(pr->arena, "%s_%d", hint, k);
     vec_push(&pr->names, ((NameEnt){ v, name }));
