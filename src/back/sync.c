@@ -5,7 +5,8 @@
  * Produces: the kernel body with MI_SET_FLAG / MI_WAIT_FLAG / MI_BARRIER inserted (sync_emit.c) and
  *           SyncStats filled.
  * Does:     spec/isa_and_sync.md §8 in six stages — translate (here), analyse (sync_hazard.c), move and
- *           remove redundant pairs (sync_move.c), allocate event IDs (sync_ids.c), codegen
+ *           remove redundant pairs (sync_move.c), guard token races (sync_hazard.c), allocate event
+ *           IDs (sync_ids.c), codegen
  *           (sync_emit.c). The ptoc-specific choices are documented in docs/sync.md.
  */
 #include "back/sync_internal.h"
@@ -182,6 +183,7 @@ bool back_insert_sync(Kernel *k, const Target *t, SyncStats *stats) {
     sync_analyse(&c);
     sync_move(&c);
     sync_remove_redundant(&c);
+    sync_guard_tokens(&c);
     sync_alloc_ids(&c);
     sync_emit(&c);
     ctx_free(&c);

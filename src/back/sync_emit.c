@@ -5,11 +5,13 @@
  *           dst_pipe) and MI_BARRIER instructions in place, one trailing pipe_barrier(PIPE_ALL), and
  *           the instruction counts of SyncStats.
  * Does:     walks the blocks in the same order as stage 1, placing each element's lists where
- *           sync_internal.h says; back-to-back identical barriers are dropped.
+ *           sync_internal.h says; back-to-back identical barriers are dropped, and so are same-pipe V
+ *           barriers on a5 (§8.6: the hardware orders V).
  */
 #include "back/sync_internal.h"
 
 static void push(SyncCtx *c, MirBlock *out, MirInst *in) {
+    if (in->op == MI_BARRIER && in->pipe == PIPE_V && c->t->id == TGT_A5) return;   /* a5 hardware orders V */
     if (in->op == MI_BARRIER && out->len > 0) {
         const MirInst *last = out->items[out->len - 1];
         if (last->op == MI_BARRIER && last->pipe == in->pipe) return;

@@ -3,9 +3,11 @@
  * Requires: the linear sync IR of stage 1 (sync.c), sync lists empty.
  * Produces: barriers in now.before for same-pipe hazards; set (front.after) / wait (now.before)
  *           pairs for cross-pipe hazards, loop-carried pairs tagged with their loop's end element.
+ *           After stage 4, guard pairs (sync_guard_tokens) and the path-ordering query sync_ordered
+ *           that ID allocation uses to share an ID only when no set can hit an unconsumed token.
  * Does:     for every compound `now`, a backward scan over the earlier elements with transitive
  *           pruning (synced[pipe], found[pair]); ifs are scanned branch by branch and merged with
- *           AND, loops before `now` once; at every LOOP_END a second pass treats the loop body as the
+ *           AND, loops before `now` once (promoted only when provably non-empty); at every LOOP_END a second pass treats the loop body as the
  *           previous iteration of each body op. Hazards: RAW / WAR / WAW on exact byte intervals
  *           (mir_access_overlap: different spaces never alias, GM per parameter), plus two reads of
  *           Acc on different pipes.
@@ -23,7 +25,9 @@ typedef struct ScanState {
 
 typedef struct Scan {
     SyncCtx *c;
-    int now;
+    int now;                  /* the compound scanned for, or -1 in an ordering check (no insertion) */
+    Pipe np;                  /* its pipe */
+    int skip_after;           /* element whose after-list the next visit must skip (once), -1 none */
     int loop;                 /* LOOP_END index while scanning the previous iteration, else -1 */
 } Scan;
 
@@ -69,7 +73,7 @@ static void st_merge(ScanState *st, ScanState *a, ScanState *b) {
 
 static void visit_op(Scan *sc, ScanState *st, int id) {
     const SyncOp *o = &sc->c->ops.data[id];
-    Pipe np = sc->c->el.data[sc->now].pipe;
+    Pipe np = sc->np;
     switch (o->kind) {
     case SO_BARRIER:
         if (o->pipe == PIPE_ALL) for (int p = 0; p < PIPE_COUNT; p++) st->synced[p] = true;
@@ -85,6 +89,7 @@ static void visit_op(Scan *sc, ScanState *st, int id) {
 }
 
 static void visit_list(Scan *sc, ScanState *st, int elem, bool after) {
+    if (after && elem == sc->skip_after) { sc->skip_after = -1; return; }   /* one shot */
     IntVec *l = sync_list(sc->c, elem, after);
     for (int j = l->len - 1; j >= 0; j--) visit_op(sc, st, l->data[j]);
 }
@@ -138,43 +143,65 @@ static void check_front(Scan *sc, ScanState *st, int f) {
     st->synced[fe->pipe] = true;
 }
 
-/* Scans elements hi, hi-1, ..., lo backwards (structured: an IF_END scans both branches, an
- * ELSE_BEGIN met from inside its else branch skips the then branch, a LOOP_END scans the body once). */
-static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
+/* A loop known to run at least once (constant bounds). The reference assumes every loop before `now`
+ * runs; ptoc only does so when it is provable, else a zero-trip loop would skip a barrier or wait the
+ * scan relied on. */
+static void scan_range(Scan *sc, ScanState *st, int lo, int hi);
+
+static bool runs_once(const MirInst *f) {
+    int64_t a, b, s;
+    if (!mir_is_const(f->start, &a) || !mir_is_const(f->stop, &b) || !mir_is_const(f->step, &s)) return false;
+    return s > 0 ? a < b : (s < 0 ? a > b : false);
+}
+
+/* One backward step from element i (structured: an IF_END scans both branches and merges them with
+ * AND, an ELSE_BEGIN met from inside its else branch skips the then branch, a LOOP_END scans the body
+ * once). Returns the next element to visit. */
+static int scan_step(Scan *sc, ScanState *st, int i) {
     SyncCtx *c = sc->c;
-    int i = hi;
-    while (i >= lo) {
-        const SyncEl *e = &c->el.data[i];
-        if (e->kind == EK_IF_END) {
-            int b = e->begin, m = e->mid;
-            visit_list(sc, st, i, true);
-            ScanState a, el;
-            st_copy(&a, st);
-            st_copy(&el, st);
-            scan_range(sc, &a, b + 1, m - 1);
-            scan_range(sc, &el, m + 1, i - 1);
-            st_merge(st, &a, &el);
-            i = b;
-            continue;
-        }
-        if (e->kind == EK_ELSE_BEGIN) { i = e->begin; continue; }
-        if (e->kind == EK_LOOP_END) {
-            int b = e->begin;
-            visit_list(sc, st, i, true);
+    const SyncEl *e = &c->el.data[i];
+    if (e->kind == EK_IF_END) {
+        int b = e->begin, m = e->mid;
+        visit_list(sc, st, i, true);
+        ScanState a, el;
+        st_copy(&a, st);
+        st_copy(&el, st);
+        scan_range(sc, &a, b + 1, m - 1);
+        scan_range(sc, &el, m + 1, i - 1);
+        st_merge(st, &a, &el);
+        return b;
+    }
+    if (e->kind == EK_ELSE_BEGIN) return e->begin;
+    if (e->kind == EK_LOOP_END) {
+        int b = e->begin;
+        visit_list(sc, st, i, true);
+        if (runs_once(e->inst)) {
             visit_list(sc, st, i, false);
             scan_range(sc, st, b + 1, i - 1);
-            i = b;
-            continue;
+        } else {            /* may run zero times: like an if without else, nothing is promoted */
+            ScanState body, skip;
+            st_copy(&body, st);
+            st_copy(&skip, st);
+            visit_list(sc, &body, i, false);
+            scan_range(sc, &body, b + 1, i - 1);
+            st_merge(st, &body, &skip);
         }
-        visit_list(sc, st, i, true);
-        if (e->kind == EK_COMPOUND) check_front(sc, st, i);
-        visit_list(sc, st, i, false);
-        i--;
+        return b;
     }
+    visit_list(sc, st, i, true);
+    if (e->kind == EK_COMPOUND && sc->now >= 0) check_front(sc, st, i);
+    visit_list(sc, st, i, false);
+    return i - 1;
+}
+
+/* Scans elements hi, hi-1, ..., lo backwards. */
+static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
+    int i = hi;
+    while (i >= lo) i = scan_step(sc, st, i);
 }
 
 static void scan_forward(SyncCtx *c, int now) {
-    Scan sc = { c, now, -1 };
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -185,7 +212,7 @@ static void scan_forward(SyncCtx *c, int now) {
 /* Loop-carried pass for one body op: the current iteration back to the loop head, then the whole
  * body again as the previous iteration (ops after `now` are the interesting producers). */
 static void scan_carried(SyncCtx *c, int now, int lb, int le) {
-    Scan sc = { c, now, -1 };
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -206,5 +233,116 @@ void sync_analyse(SyncCtx *c) {
             for (int n = lb + 1; n < le; n++)
                 if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE) scan_carried(c, n, lb, le);
         }
+    }
+}
+
+/* ---- token safety (after stage 4) ----
+ * Flags are binary tokens: a set must not fire while the previous token of its pair is still
+ * unconsumed. A pair executed repeatedly is safe when the wait of one execution is ordered before the
+ * set of the next (loop-carried: same iteration; forward pair in a loop: next iteration). The
+ * symmetric hazard of the pair usually gives that order, but not once a set was sunk, or a wait
+ * hoisted, out of a branch that may be skipped. Such a pair gets a guard pair in the opposite
+ * direction from its wait to its set. */
+
+/* Starts an ordering walk just before op `s`; returns the next element to step from. */
+static int walk_start(Scan *sc, ScanState *st, int s) {
+    const SyncOp *o = &sc->c->ops.data[s];
+    int idx = sync_op_index(sc->c, s), elem = o->elem;
+    IntVec *l = sync_list(sc->c, elem, o->after);
+    for (int j = idx - 1; j >= 0; j--) visit_op(sc, st, l->data[j]);
+    if (!o->after) return elem - 1;
+    sc->skip_after = elem;      /* the element itself is still to be stepped, without its after-list */
+    return elem;
+}
+
+/* Steps back from element hi down to wait `w` (descending into the branches that hold it) and tells
+ * whether everything its pipe did up to `w` is ordered before the walk's origin. */
+static bool walk_to_wait(Scan *sc, ScanState *st, int hi, int w) {
+    SyncCtx *c = sc->c;
+    const SyncOp *o = &c->ops.data[w];
+    int ew = o->elem, i = hi;
+    while (i > ew) {
+        const SyncEl *e = &c->el.data[i];
+        if (e->kind == EK_IF_END && e->begin < ew) {          /* enter the branch holding the wait */
+            visit_list(sc, st, i, true);
+            i = ew < e->mid ? e->mid - 1 : i - 1;
+            continue;
+        }
+        if (e->kind == EK_LOOP_END && e->begin < ew) {        /* its last iteration */
+            visit_list(sc, st, i, true);
+            visit_list(sc, st, i, false);
+            i--;
+            continue;
+        }
+        i = scan_step(sc, st, i);
+    }
+    if (i < ew) return true;   /* skipped: the wait is in the other branch of an if, no path */
+    IntVec *l = sync_list(c, ew, o->after);
+    int idx = sync_op_index(c, w);
+    if (!o->after) {
+        visit_list(sc, st, ew, true);
+        for (int j = l->len - 1; j > idx; j--) visit_op(sc, st, l->data[j]);
+    } else {
+        for (int j = l->len - 1; j > idx; j--) visit_op(sc, st, l->data[j]);
+    }
+    return st->synced[o->dst];
+}
+
+int sync_common_loop(const SyncCtx *c, int ra, int rb) {
+    for (int r = ra; r >= 0; r = c->regions.data[r].parent)
+        if (c->regions.data[r].kind == RG_LOOP && sync_region_contains(c, r, rb)) return r;
+    return -1;
+}
+
+bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region) {
+    Scan sc = { c, -1, c->ops.data[set].pipe, -1, -1 };
+    ScanState st;
+    st_init(&st, c->pairs.len + 16);
+    int i = walk_start(&sc, &st, set);
+    bool ok;
+    if (loop_region < 0) {
+        ok = walk_to_wait(&sc, &st, i, wait);
+    } else {                  /* back to the loop head, over the back edge, down to the wait */
+        const SyncRegion *r = &c->regions.data[loop_region];
+        while (i > r->begin) i = scan_step(&sc, &st, i);
+        visit_list(&sc, &st, r->begin, true);
+        visit_list(&sc, &st, r->end, false);
+        ok = walk_to_wait(&sc, &st, r->end - 1, wait);
+    }
+    free(st.found);
+    return ok;
+}
+
+static bool pair_ordered(SyncCtx *c, const SyncPair *p, int loop_region) {
+    return sync_ordered(c, p->set, p->wait, p->loop >= 0 ? -1 : loop_region);
+}
+
+static void add_guard(SyncCtx *c, int pk, int loop_end) {
+    SyncPair p = c->pairs.data[pk];
+    SyncPair g = { .src = p.dst, .dst = p.src, .loop = loop_end, .nid = 1, .event = -1, .comp_set = -1, .comp_wait = -1 };
+    vec_push(&c->pairs, g);
+    int k = c->pairs.len - 1;
+    const SyncOp *w = &c->ops.data[p.wait], *s = &c->ops.data[p.set];
+    int we = w->elem, se = s->elem;
+    bool wa = w->after, sa = s->after;
+    int gs = sync_op_new(c, (SyncOp){ .kind = SO_SET, .src = p.dst, .dst = p.src, .pipe = p.dst, .pair = k }, we, wa);
+    sync_op_detach(c, gs);
+    sync_op_attach(c, gs, we, wa, sync_op_index(c, p.wait) + 1);
+    int gw = sync_op_new(c, (SyncOp){ .kind = SO_WAIT, .src = p.dst, .dst = p.src, .pipe = p.src, .pair = k }, se, sa);
+    sync_op_detach(c, gw);
+    sync_op_attach(c, gw, se, sa, sync_op_index(c, p.set));
+    c->pairs.data[k].set = gs;
+    c->pairs.data[k].wait = gw;
+}
+
+void sync_guard_tokens(SyncCtx *c) {
+    int n = c->pairs.len;
+    for (int k = 0; k < n; k++) {
+        const SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        int lr = sync_common_loop(c, sync_op_region(c, p->set), sync_op_region(c, p->set));
+        if (p->loop < 0 && lr < 0) continue;          /* runs at most once */
+        if (pair_ordered(c, p, lr)) continue;
+        add_guard(c, k, p->loop >= 0 ? -1 : c->regions.data[lr].end);
     }
 }

@@ -5,7 +5,8 @@
  *           loop-carried pairs; PIPE_ALL barriers for pairs that got no ID; stats.ids_used.
  * Does:     per (src, dst) direction, interval colouring in program-point space with
  *           t->event_ids_per_direction IDs (one fewer for V->S, S->V and MTE2->V), preferring IDs
- *           never used. A forward pair occupies [set, wait]; a loop-carried pair the whole function
+ *           never used; an ID is shared only when every set is ordered after the previous wait of that
+ *           ID on every path (sync_ordered), as flags are binary tokens. A forward pair occupies [set, wait]; a loop-carried pair the whole function
  *           (pre-set at the kernel head, drain at the tail). When a direction runs out: widening
  *           (merge two overlapping forward pairs into [later set, earlier wait]), then reallocation
  *           with loop-carried pairs confined to their loop (pre-set before the loop, drain after it),
@@ -48,6 +49,37 @@ static bool id_free(const SyncCtx *c, const IntVec *dir, int id, int lo, int hi,
     return true;
 }
 
+/* The first set / last wait of a pair's ID: its compensation when confined to a loop. */
+static int end_set(const SyncPair *p) { return p->confined ? p->comp_set : p->set; }
+static int end_wait(const SyncPair *p) { return p->confined ? p->comp_wait : p->wait; }
+
+/* A pair confined to a loop inside another loop pre-sets on every entry: the drain of the previous
+ * entry must be ordered before the next pre-set. */
+static bool confine_safe(SyncCtx *c, const SyncPair *p) {
+    if (!p->confined) return true;
+    int outer = c->regions.data[sync_op_region(c, p->comp_set)].kind == RG_ROOT ? -1
+              : sync_common_loop(c, sync_op_region(c, p->comp_set), sync_op_region(c, p->comp_set));
+    return outer < 0 || sync_ordered(c, p->comp_set, p->comp_wait, outer);
+}
+
+/* Sharing an ID with the pairs already holding it: every set must fire after the previous wait of
+ * the ID consumed its token (flags are binary), on every path — directly, and around a common loop
+ * in both orders. A loop-carried pair confined to its loop is represented by its pre-set and drain. */
+static bool reuse_safe(SyncCtx *c, const IntVec *dir, int id, const SyncPair *p) {
+    for (int j = 0; j < dir->len; j++) {
+        const SyncPair *q = &c->pairs.data[dir->data[j]];
+        if (q == p || q->event != id) continue;
+        if ((q->loop >= 0 && !q->confined) || (p->loop >= 0 && !p->confined)) continue;   /* never share */
+        int qs = end_set(q), qw = end_wait(q), ps = end_set(p), pw = end_wait(p);
+        int as = qs, aw = qw, bs = ps, bw = pw;      /* a earlier than b */
+        if (sync_op_point(c, qs) > sync_op_point(c, ps)) { as = ps; aw = pw; bs = qs; bw = qw; }
+        if (!sync_ordered(c, bs, aw, -1)) return false;
+        int L = sync_common_loop(c, sync_op_region(c, as), sync_op_region(c, bs));
+        if (L >= 0 && (!sync_ordered(c, as, bw, L) || !sync_ordered(c, bs, aw, L))) return false;
+    }
+    return true;
+}
+
 static int cmp_lo_ctx_lo(const int *a, const int *b, const int *los) {
     if (los[*a] != los[*b]) return los[*a] < los[*b] ? -1 : 1;
     return *a < *b ? -1 : (*a > *b);
@@ -73,10 +105,11 @@ static void colour(SyncCtx *c, IntVec *dir, int usable, bool confine, IntVec *fa
         SyncPair *p = &c->pairs.data[dir->data[order[x]]];
         int lo, hi, pick = -1;
         interval(c, p, confine, &lo, &hi);
+        if (!confine_safe(c, p)) { vec_push(failed, dir->data[order[x]]); continue; }
         for (int id = 0; id < usable && pick < 0; id++)
             if (!used[id] && id_free(c, dir, id, lo, hi, confine)) pick = id;
         for (int id = 0; id < usable && pick < 0; id++)
-            if (id_free(c, dir, id, lo, hi, confine)) pick = id;
+            if (id_free(c, dir, id, lo, hi, confine) && reuse_safe(c, dir, id, p)) pick = id;
         if (pick < 0) { vec_push(failed, dir->data[order[x]]); continue; }
         p->event = pick;
         used[pick] = true;
@@ -125,6 +158,11 @@ static bool widen(SyncCtx *c, const IntVec *dir, int pk) {
 static void last_resort(SyncCtx *c, int pk) {
     SyncPair *p = &c->pairs.data[pk];
     sync_op_detach(c, p->set);
+    if (p->comp_set >= 0) {
+        sync_op_detach(c, p->comp_set);
+        sync_op_detach(c, p->comp_wait);
+        p->comp_set = p->comp_wait = -1;
+    }
     SyncOp *w = &c->ops.data[p->wait];
     w->kind = SO_BARRIER;
     w->pipe = PIPE_ALL;
@@ -141,6 +179,20 @@ static void collect(SyncCtx *c, Pipe s, Pipe d, IntVec *dir) {
     }
 }
 
+static void add_compensation(SyncCtx *c, int pk) {
+    SyncPair *p = &c->pairs.data[pk];
+    int head = 0, tail = c->el.len - 1;
+    bool head_after = true, tail_after = false;
+    if (p->confined) {
+        head = c->el.data[p->loop].begin; head_after = false;
+        tail = p->loop; tail_after = true;
+    }
+    SyncOp s = { .kind = SO_SET, .src = p->src, .dst = p->dst, .pipe = p->src, .pair = pk, .compensation = true };
+    SyncOp w = { .kind = SO_WAIT, .src = p->src, .dst = p->dst, .pipe = p->dst, .pair = pk, .compensation = true };
+    p->comp_set = sync_op_new(c, s, head, head_after);
+    p->comp_wait = sync_op_new(c, w, tail, tail_after);
+}
+
 static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
     IntVec dir = { 0 }, failed = { 0 };
     int usable = c->t->event_ids_per_direction - (reserved_dir(s, d) ? 1 : 0);
@@ -155,7 +207,15 @@ static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
         bool progress = false;
         for (int j = 0; j < failed.len && !progress; j++) progress = widen(c, &dir, failed.data[j]);
         if (progress) continue;
-        if (!confine) { confine = true; continue; }
+        if (!confine) {          /* reallocation: loop-carried pairs live in their loop only */
+            confine = true;
+            for (int j = 0; j < dir.len; j++)
+                if (c->pairs.data[dir.data[j]].loop >= 0) {
+                    c->pairs.data[dir.data[j]].confined = true;
+                    add_compensation(c, dir.data[j]);
+                }
+            continue;
+        }
         for (int j = 0; j < failed.len; j++) last_resort(c, failed.data[j]);
         break;
     }
@@ -164,27 +224,11 @@ static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
     for (int j = 0; j < dir.len; j++) {
         SyncPair *p = &c->pairs.data[dir.data[j]];
         PTOC_ASSERT(p->event >= 0, "pair without an event ID");
-        p->confined = confine && p->loop >= 0;
         used[p->event] = true;
     }
     for (int id = 0; id < MAX_IDS; id++) c->st->ids_used[s][d] += used[id];
     vec_free(&dir);
     vec_free(&failed);
-}
-
-static void add_compensation(SyncCtx *c, int pk) {
-    SyncPair *p = &c->pairs.data[pk];
-    int head = 0, tail = c->el.len - 1;
-    bool head_after = true, tail_after = false;
-    if (p->confined) {
-        head = c->el.data[p->loop].begin; head_after = false;
-        tail = p->loop; tail_after = true;
-    }
-    SyncOp s = { .kind = SO_SET, .src = p->src, .dst = p->dst, .pipe = p->src, .pair = pk, .compensation = true };
-    SyncOp w = { .kind = SO_WAIT, .src = p->src, .dst = p->dst, .pipe = p->dst, .pair = pk, .compensation = true };
-    p->comp_set = sync_op_new(c, s, head, head_after);
-    p->comp_wait = sync_op_new(c, w, tail, tail_after);
-    c->ops.data[p->comp_set].event = c->ops.data[p->comp_wait].event = p->event;
 }
 
 void sync_alloc_ids(SyncCtx *c) {
@@ -194,7 +238,8 @@ void sync_alloc_ids(SyncCtx *c) {
     for (int k = 0; k < c->pairs.len; k++) {
         SyncPair *p = &c->pairs.data[k];
         if (p->dead) continue;
+        if (p->loop >= 0 && p->comp_set < 0) add_compensation(c, k);
         c->ops.data[p->set].event = c->ops.data[p->wait].event = p->event;
-        if (p->loop >= 0) add_compensation(c, k);
+        if (p->comp_set >= 0) c->ops.data[p->comp_set].event = c->ops.data[p->comp_wait].event = p->event;
     }
 }

@@ -92,10 +92,18 @@ bool sync_region_contains(const SyncCtx *c, int outer, int inner);
 bool sync_set_not_before(SyncCtx *c, int a, int b);
 bool sync_wait_not_after(SyncCtx *c, int a, int b);
 
+/* sync_hazard.c — does every path from wait `wait` to set `set` order the wait's pipe before the
+ * set fires? With loop_region >= 0 the path crosses that loop's back edge once (set in a later
+ * iteration). A wait no path reaches (the other branch of an if) counts as ordered. */
+bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region);
+/* innermost loop region holding both regions, -1 none */
+int sync_common_loop(const SyncCtx *c, int ra, int rb);
+
 /* stages */
 void sync_analyse(SyncCtx *c);        /* sync_hazard.c: stage 2 */
 void sync_move(SyncCtx *c);           /* sync_move.c: stage 3 */
 void sync_remove_redundant(SyncCtx *c);  /* sync_move.c: stage 4 */
+void sync_guard_tokens(SyncCtx *c);   /* sync_hazard.c: guard pairs so that no set can hit an unconsumed token */
 void sync_alloc_ids(SyncCtx *c);      /* sync_ids.c: stage 5 */
 void sync_emit(SyncCtx *c);           /* sync_emit.c: stage 6 */
 

@@ -5,6 +5,9 @@
 #include "cli/cli.h"
 
 static const struct { const char *name; int (*fn)(int, char **); const char *help; } commands[] = {
+    { "run", cli_run, "compile, run on the simulator and compare with the interpreter" },
+    { "compile", cli_compile, "compile to the output tree (passes, .pto, reports) without running" },
+    { "parse", cli_parse, "parse a program and print it in the printed IR form" },
     { "tile", cli_tile, "explain the L0 tile choice for a matmul" },
 };
 

@@ -45,7 +45,10 @@ static void emit_clone(Lower *lw, Stmt *loop, Expr *iv, Expr **cur, StmtList *ou
     int n = body->len;
     Stmt *y = n && body->items[n - 1]->kind == ST_YIELD ? body->items[n - 1] : NULL;
     StmtList clone = {0};
+    int first_def = m.len;
     for (int i = 0; i < (y ? n - 1 : n); i++) ir_list_push(c, &clone, ir_clone_stmt(c, body->items[i], &m));
+    for (int i = first_def; stage > 0 && i < m.len; i++)          /* clone j's definitions: <name>_<j> */
+        if (m.to[i]->kind == EX_VAR) m.to[i]->var->name = arena_printf(c->arena, "%s_%d", m.from[i]->name, stage);
     const AttrVal *dbc = ir_attr_get(&loop->for_.attrs, "pipeline_double_buffer_c");
     tag_list(lw, &clone, group, stage, dbc && dbc->i);
     for (int i = 0; i < clone.len; i++) ir_list_push(c, out, clone.items[i]);

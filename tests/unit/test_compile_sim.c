@@ -31,7 +31,7 @@ static bool run_case(int64_t M, int64_t N, int64_t K, DType dt, Outcome *out) {
 
     IrCtx *c = ir_ctx_new(&d);
     Program *p = build_matmul(c, M, N, K, dt, DT_FP32);
-    PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0, {0} };
+    PassCtx ctx = { .ir = c, .target = target_get(TGT_A2A3), .diag = &d };
     ok = ok && pass_run_pipeline(p, &ctx, NULL, NULL);
     pass_ctx_free(&ctx);
     Arena *ar = arena_new();

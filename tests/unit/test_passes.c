@@ -20,7 +20,7 @@ static PassTileChoice last_tile;
 
 static Program *compile(IrCtx *c, DiagSink *d, int64_t M, int64_t N, int64_t K, bool *ok) {
     Program *p = build_matmul(c, M, N, K, DT_FP16, DT_FP32);
-    PassCtx ctx = { c, target_get(TGT_A2A3), d, PLANNER_PYPTO, false, 0, {0} };
+    PassCtx ctx = { .ir = c, .target = target_get(TGT_A2A3), .diag = d };
     Dump dump = { getenv("PTOC_TEST_VERBOSE") != NULL };
     *ok = pass_run_pipeline(p, &ctx, dump_hook, &dump);
     memset(&last_tile, 0, sizeof last_tile);

@@ -37,8 +37,9 @@ TEST(test_matmul_end_to_end) {
     IrCtx *c = ir_ctx_new(&d);
     const Target *tgt = target_get(TGT_A2A3);
     Program *p = build_matmul(c, 128, 128, 512, DT_FP16, DT_FP32);
-    PassCtx ctx = { c, tgt, &d, PLANNER_PYPTO, false, 0 };
+    PassCtx ctx = { .ir = c, .target = tgt, .diag = &d, .planner = PLANNER_PYPTO };
     bool ok = pass_run_pipeline(p, &ctx, NULL, NULL);
+    pass_ctx_free(&ctx);
     StrBuf err = {0};
     diag_format_all(&d, &err);
     CHECK_MSG(ok, "pipeline failed: %s", sb_cstr(&err));
@@ -150,8 +151,9 @@ static void two_tasks_e2e(ForKind kind) {
     IrCtx *c = ir_ctx_new(&d);
     const Target *tgt = target_get(TGT_A2A3);
     Program *p = build_two(c, kind);
-    PassCtx ctx = { c, tgt, &d, PLANNER_PYPTO, false, 0 };
+    PassCtx ctx = { .ir = c, .target = tgt, .diag = &d, .planner = PLANNER_PYPTO };
     bool ok = pass_run_pipeline(p, &ctx, NULL, NULL);
+    pass_ctx_free(&ctx);
     StrBuf err = {0};
     diag_format_all(&d, &err);
     CHECK_MSG(ok, "pipeline failed: %s", sb_cstr(&err));

@@ -462,50 +462,92 @@ TEST(test_out_of_ids_fallback) {
 }
 
 
-/* two loops with five loop-carried M -> MTE1 pairs each: ten whole-function intervals do not fit in
- * 8 IDs, so the direction is reallocated at loop scope (pre-sets before each loop, drains after) */
-TEST(test_realloc_loop_scope) {
-    Arena *a = arena_new();
-    Kernel *k = mir_kernel_new(a, "realloc", CORE_AIC);
+/* Two loops with five loop-carried M -> MTE1 pairs each: ten whole-function intervals do not fit in
+ * 8 IDs, so the direction is reallocated at loop scope (pre-sets before each loop, drains after).
+ * The second loop may reuse an ID of the first only if the first loop's drain (on MTE1) is ordered
+ * before the second loop's pre-set (on M) — flags are binary tokens. With `bridge`, an extract and a
+ * matmul between the loops give that order (MTE1 -> M pair). */
+static Kernel *realloc_kernel(Arena *a, bool bridge, MirInst **loops) {
+    Kernel *k = mir_kernel_new(a, bridge ? "realloc_bridge" : "realloc", CORE_AIC);
     int pa = param(k, "a", DT_FP16, 16, 16);
     MirExpr *z = mir_const(k, 0);
     int ma = buf(k, "ma", MS_MAT, 0, DT_FP16, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 512);
     int r = buf(k, "r", MS_RIGHT, 0, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_COL_MAJOR, 512);
+    int bx = buf(k, "bx", MS_LEFT, 8192, DT_FP16, 16, 16, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
+    int bacc = buf(k, "bacc", MS_ACC, 16384, DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
     tload(k, &k->body, ma, pa, z, z);
     move(k, &k->body, MI_TEXTRACT, r, ma, z, z);
-    MirInst *loops[2];
     for (int L = 0; L < 2; L++) {
         int l[5], acc[5];
         for (int j = 0; j < 5; j++) {
             l[j] = buf(k, arena_printf(a, "l%d_%d", L, j), MS_LEFT, 512 * (5 * L + j), DT_FP16, 16, 16, ML_ROW_MAJOR, ML_ROW_MAJOR, 512);
             acc[j] = buf(k, arena_printf(a, "acc%d_%d", L, j), MS_ACC, 1024 * (5 * L + j), DT_FP32, 16, 16, ML_COL_MAJOR, ML_ROW_MAJOR, 1024);
         }
+        if (L == 1 && bridge) {
+            move(k, &k->body, MI_TEXTRACT, bx, ma, z, z);
+            matmul(k, &k->body, bacc, bx, r, false);
+        }
         MirInst *f = loops[L] = loop(k, &k->body, L ? "j" : "i", 0, 4, 1);
         for (int j = 0; j < 5; j++) move(k, &f->body, MI_TEXTRACT, l[j], ma, z, z);
         for (int j = 0; j < 5; j++) matmul(k, &f->body, acc[j], l[j], r, false);
     }
+    return k;
+}
+
+static void check_realloc(bool bridge) {
+    Arena *a = arena_new();
+    MirInst *loops[2];
+    Kernel *k = realloc_kernel(a, bridge, loops);
     SyncStats st;
     CHECK(back_insert_sync(k, target_get(TGT_A2A3), &st));
-    /* IDs never used are preferred: the second loop takes 5, 6, 7, then reuses 0, 1 */
+    if (getenv("SYNC_SHOW")) { StrBuf d = { 0 }; mir_dump(k, &d); printf("%s", sb_cstr(&d)); sb_free(&d); }
+    /* IDs never used are preferred: the second loop takes 5, 6, 7, then (bridge only) reuses 0, 1;
+     * without the bridge its last two pairs become pipe_barrier(PIPE_ALL) */
     CHECK_EQ_INT(st.ids_used[PIPE_M][PIPE_MTE1], 8);
-    CHECK_EQ_INT(st.nfallback_barriers, 0);
+    CHECK_EQ_INT(st.nfallback_barriers, bridge ? 0 : 2);
     static const int ids[2][5] = { { 0, 1, 2, 3, 4 }, { 5, 6, 7, 0, 1 } };
-    /* kernel body: tload, S, W, textract r, then per loop: 5 pre-sets, for, 5 drains */
+    int npre[2] = { 5, bridge ? 5 : 3 };
     int pos[2] = { -1, -1 };
     for (int j = 0; j < k->body.len; j++)
         for (int L = 0; L < 2; L++)
             if (k->body.items[j] == loops[L]) pos[L] = j;
-    CHECK(pos[0] > 5 && pos[1] > pos[0]);
-    for (int L = 0; L < 2 && pos[0] > 5; L++) {
-        for (int d = 1; d <= 5; d++) {
+    bool shape = pos[0] > 5 && pos[1] > pos[0] && pos[1] + npre[1] < k->body.len;
+    CHECK(shape);
+    for (int L = 0; L < 2 && shape; L++) {
+        for (int d = 1; d <= npre[L]; d++) {   /* pre-sets right before the loop, drains right after */
             const MirInst *pre = k->body.items[pos[L] - d], *drain = k->body.items[pos[L] + d];
             CHECK(pre->op == MI_SET_FLAG && pre->compensation && pre->src_pipe == PIPE_M && pre->dst_pipe == PIPE_MTE1);
             CHECK(drain->op == MI_WAIT_FLAG && drain->compensation && drain->src_pipe == PIPE_M);
-            CHECK_EQ_INT(pre->event, ids[L][5 - d]);
+            CHECK_EQ_INT(pre->event, ids[L][npre[L] - d]);
             CHECK_EQ_INT(drain->event, ids[L][d - 1]);
         }
     }
-    if (getenv("SYNC_SHOW")) { StrBuf d = { 0 }; mir_dump(k, &d); printf("%s", sb_cstr(&d)); sb_free(&d); }
+    int nall = 0;
+    for (int j = 0; j < loops[1]->body.len; j++)
+        nall += loops[1]->body.items[j]->op == MI_BARRIER && loops[1]->body.items[j]->pipe == PIPE_ALL;
+    CHECK_EQ_INT(nall, bridge ? 0 : 2);
+    arena_free(a);
+}
+
+TEST(test_realloc_loop_scope) { check_realloc(true); }
+TEST(test_realloc_no_unsafe_reuse) { check_realloc(false); }
+
+/* a5 drops same-pipe V barriers (the hardware orders V); cross-pipe pairs stay */
+TEST(test_a5_drops_v_barrier) {
+    Arena *a = arena_new();
+    Kernel *k = vec_kernel(a, "a5");
+    MirExpr *z = mir_const(k, 0);
+    int x = vbuf(k, "vx", 0), y = vbuf(k, "vy", 4096), w = vbuf(k, "vw", 8192);
+    move(k, &k->body, MI_TMOV, y, x, NULL, NULL);
+    move(k, &k->body, MI_TMOV, w, y, NULL, NULL);
+    tload(k, &k->body, x, 0, z, z);
+    SyncStats st;
+    CHECK(back_insert_sync(k, target_get(TGT_A5), &st));
+    StrBuf o = { 0 };
+    sig_block(k, &k->body, &o);
+    CHECK_EQ_STR(sb_cstr(&o), "vy S(V,MTE2,0) vw W(V,MTE2,0) vx B(ALL) ");
+    CHECK_EQ_INT(st.nbarrier, 1);
+    sb_free(&o);
     arena_free(a);
 }
 
@@ -523,5 +565,7 @@ int main(void) {
     RUN(test_widening);
     RUN(test_out_of_ids_fallback);
     RUN(test_realloc_loop_scope);
+    RUN(test_realloc_no_unsafe_reuse);
+    RUN(test_a5_drops_v_barrier);
     return test_summary();
 }

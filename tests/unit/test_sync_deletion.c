@@ -42,7 +42,7 @@ TEST(delete_each_sync) {
     diag_init(&d);
     IrCtx *c = ir_ctx_new(&d);
     Program *p = build_matmul(c, 128, 128, 512, DT_FP16, DT_FP32);
-    PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0, {0} };
+    PassCtx ctx = { .ir = c, .target = target_get(TGT_A2A3), .diag = &d };
     CHECK(pass_run_pipeline(p, &ctx, NULL, NULL));
     pass_ctx_free(&ctx);
     Arena *ar = arena_new();

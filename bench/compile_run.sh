@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bench/compile_run — wall time of the main job, side by side with a baseline process in the same run:
+#   compile: `ptoc compile examples/matmul.py -o TMP` (parse, every pass, round-trip checks, lowering,
+#            sync, .pto, report files)                                        target <= 5 ms
+#   run:     `ptoc run examples/matmul.py` (the above + golden interpreter + runtime + simulator with
+#            the race detector + comparison)                                  target <= 100 ms
+#   baseline: `ptoc --help` (process start-up) and `true`.
+# Each command runs REPS times (default 50) interleaved; the median wall time is reported, with the
+# ratio to the baseline and PASS/FAIL against the target.
+# Usage: bash bench/compile_run.sh BUILD_DIR [REPS]
+set -u
+BUILD=${1:-build}
+REPS=${2:-50}
+PTOC="$BUILD/ptoc"
+[ -x "$PTOC" ] || { echo "bench/compile_run: $PTOC not built"; exit 1; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PROG=examples/matmul.py
+
+now_us() {   # microseconds, without forking when bash has EPOCHREALTIME
+    if [ -n "${EPOCHREALTIME:-}" ]; then local t=${EPOCHREALTIME/[.,]/}; echo "$t"; else echo $(( $(date +%s%N) / 1000 )); fi
+}
+# time_one FILE CMD...: appends the wall time in ms of one execution to FILE
+time_one() {
+    local f=$1; shift
+    local t0 t1
+    t0=$(now_us); "$@" > /dev/null 2>&1; local rc=$?; t1=$(now_us)
+    echo "$(( t1 - t0 ))" >> "$f"
+    return $rc
+}
+median_ms() { sort -n "$1" | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.3f", m / 1000 }'; }
+
+"$PTOC" compile "$PROG" -o "$TMP/o" > /dev/null 2>&1 || { echo "bench/compile_run: ptoc compile $PROG fails"; exit 1; }
+"$PTOC" run "$PROG" > /dev/null 2>&1 || { echo "bench/compile_run: ptoc run $PROG fails"; exit 1; }
+for ((i = 0; i < REPS; i++)); do
+    time_one "$TMP/true" true
+    time_one "$TMP/help" "$PTOC" --help
+    time_one "$TMP/compile" "$PTOC" compile "$PROG" -o "$TMP/o"
+    time_one "$TMP/run" "$PTOC" run "$PROG"
+done
+t_true=$(median_ms "$TMP/true")
+t_help=$(median_ms "$TMP/help")
+t_compile=$(median_ms "$TMP/compile")
+t_run=$(median_ms "$TMP/run")
+awk -v tt="$t_true" -v th="$t_help" -v tc="$t_compile" -v tr="$t_run" -v n="$REPS" 'BEGIN {
+    printf "median of %d runs: true %.3f ms, ptoc --help %.3f ms\n", n, tt, th
+    printf "ptoc compile examples/matmul.py -o DIR: %8.3f ms = %6.2fx ptoc --help, %6.2fx true; %.2fx the 5 ms target (%s)\n",
+           tc, tc / th, tc / tt, tc / 5, (tc <= 5 ? "PASS" : "FAIL")
+    printf "ptoc run examples/matmul.py:            %8.3f ms = %6.2fx ptoc --help, %6.2fx true; %.2fx the 100 ms target (%s)\n",
+           tr, tr / th, tr / tt, tr / 100, (tr <= 100 ? "PASS" : "FAIL")
+}'

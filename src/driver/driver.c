@@ -1,0 +1,226 @@
+/* driver — the session: options, loading and parsing a program, its parameters.
+ * Compilation lives in compile.c, execution in run.c, reports in report.c, files in output.c. */
+#include "driver/driver_int.h"
+
+#include <string.h>
+
+#include "front/front.h"
+
+void drv_options_defaults(DrvOptions *o) {
+    memset(o, 0, sizeof *o);
+    o->target = target_get(TGT_A2A3);
+    o->planner = PLANNER_PYPTO;
+    o->seed = 1;
+    o->race_check = true;
+    o->verify_roundtrip = true;
+}
+
+static bool parse_bool(const char *v, bool *out) {
+    if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes")) return *out = true, true;
+    if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no")) return *out = false, true;
+    return false;
+}
+
+static bool parse_u64(const char *v, uint64_t *out) {
+    char *end;
+    if (!*v) return false;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (*end) return false;
+    *out = x;
+    return true;
+}
+
+bool drv_planner_from_name(const char *v, MemoryPlanner *p) {
+    if (!strcmp(v, "pypto")) *p = PLANNER_PYPTO;
+    else if (!strcmp(v, "dsa_rp")) *p = PLANNER_DSA_RP;
+    else if (!strcmp(v, "ptoas")) *p = PLANNER_PTOAS;
+    else return false;
+    return true;
+}
+
+bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err, size_t errlen) {
+    bool b;
+    uint64_t u;
+    if (!key || !value) return snprintf(err, errlen, "option key and value must not be NULL"), false;
+    if (!strcmp(key, "target")) {
+        const Target *t = target_by_name(value);
+        if (!t) return snprintf(err, errlen, "unknown target '%s' (expected a2a3 or a5)", value), false;
+        o->target = t;
+        return true;
+    }
+    if (!strcmp(key, "memory_planner")) {
+        if (!drv_planner_from_name(value, &o->planner))
+            return snprintf(err, errlen, "unknown memory planner '%s' (expected pypto, dsa_rp or ptoas)", value), false;
+        return true;
+    }
+    if (!strcmp(key, "seed")) {
+        if (!parse_u64(value, &u)) return snprintf(err, errlen, "bad seed '%s'", value), false;
+        o->seed = u;
+        return true;
+    }
+    if (!strcmp(key, "threads")) {
+        if (!parse_u64(value, &u) || u > 1024) return snprintf(err, errlen, "bad thread count '%s'", value), false;
+        o->threads = (int)u;
+        return true;
+    }
+    bool *flag = !strcmp(key, "dbc") ? &o->dbc
+               : !strcmp(key, "race_check") ? &o->race_check
+               : !strcmp(key, "verify_roundtrip") ? &o->verify_roundtrip
+               : !strcmp(key, "capture_deps") ? &o->capture_deps
+               : !strcmp(key, "golden") ? &o->golden : NULL;
+    if (!flag) return snprintf(err, errlen, "unknown option '%s'", key), false;
+    if (!parse_bool(value, &b)) return snprintf(err, errlen, "option '%s' expects a boolean, got '%s'", key, value), false;
+    *flag = b;
+    return true;
+}
+
+DrvSession *drv_new(const DrvOptions *o) {
+    DrvSession *s = calloc(1, sizeof *s);
+    PTOC_ASSERT(s, "out of memory");
+    if (o) s->opt = *o;
+    else drv_options_defaults(&s->opt);
+    if (s->opt.dump_dir) s->dump_dir = strdup(s->opt.dump_dir);
+    s->opt.dump_dir = s->dump_dir;
+    diag_init(&s->diag);
+    pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+void drv_free(DrvSession *s) {
+    if (!s) return;
+    drv_compile_reset(s);
+    drv_run_reset(s);
+    drv_pool_free(s);
+    if (s->ir) ir_ctx_free(s->ir);
+    free(s->params);
+    free(s->path);
+    free(s->text);
+    free(s->entry);
+    free(s->dump_dir);
+    diag_free(&s->diag);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+DrvOptions *drv_options(DrvSession *s) { return &s->opt; }
+DiagSink *drv_diag(DrvSession *s) { return &s->diag; }
+bool drv_loaded(const DrvSession *s) { return s->loaded; }
+bool drv_compiled(const DrvSession *s) { return s->compiled; }
+int drv_num_params(const DrvSession *s) { return s->nparams; }
+const DrvParam *drv_param(const DrvSession *s, int i) { return i >= 0 && i < s->nparams ? &s->params[i] : NULL; }
+const char *drv_entry_name(const DrvSession *s) { return s->entry_fn ? s->entry_fn->name : s->entry; }
+
+const Function *drv_find_entry(const Program *p, const char *entry) {
+    if (!p) return NULL;
+    if (entry) return ir_program_find(p, entry);
+    if (p->name) {
+        const Function *f = ir_program_find(p, p->name);
+        if (f) return f;
+    }
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i]->type == FT_ORCHESTRATION) return p->funcs[i];
+    for (int i = 0; i < p->nfuncs; i++)
+        if (!ir_functype_is_incore(p->funcs[i]->type)) return p->funcs[i];
+    return p->nfuncs ? p->funcs[0] : NULL;
+}
+
+int64_t drv_type_numel(const Type *t) {
+    int64_t n = 1;
+    if (!t || (t->kind != TY_TENSOR && t->kind != TY_TILE)) return t && t->kind == TY_SCALAR ? 1 : -1;
+    for (int i = 0; i < t->rank; i++) {
+        int64_t d;
+        if (!ir_is_const_int(t->shape[i], &d)) return -1;
+        n *= d;
+    }
+    return n;
+}
+
+static bool collect_params(DrvSession *s) {
+    const Function *f = s->entry_fn;
+    s->nparams = f->params.len;
+    s->params = calloc((size_t)(s->nparams ? s->nparams : 1), sizeof *s->params);
+    for (int i = 0; i < s->nparams; i++) {
+        const Var *v = f->params.items[i];
+        DrvParam *p = &s->params[i];
+        p->name = v->name;
+        p->dir = f->param_dirs ? f->param_dirs[i] : PD_IN;
+        p->dtype = v->type ? v->type->dtype : DT_NONE;
+        p->is_tensor = v->type && v->type->kind == TY_TENSOR;
+        p->rank = p->is_tensor ? v->type->rank : 0;
+        if (p->rank > 8) {
+            diag_error(&s->diag, v->span, "parameter '%s' has rank %d; at most 8 is supported", v->name, p->rank);
+            return false;
+        }
+        for (int d = 0; d < p->rank; d++) ir_is_const_int(v->type->shape[d], &p->shape[d]);
+        p->numel = drv_type_numel(v->type);
+        if (p->is_tensor && p->numel < 0) {
+            diag_error(&s->diag, v->span, "parameter '%s' has a dynamic shape; ptoc run needs static shapes", v->name);
+            return false;
+        }
+        int eb = dtype_bytes(p->dtype);
+        p->bytes = p->numel * (eb > 0 ? eb : 1);
+    }
+    return true;
+}
+
+bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry) {
+    if (s->loaded) {
+        diag_error(&s->diag, SPAN_NONE, "a program is already loaded in this session");
+        return false;
+    }
+    s->path = strdup(name ? name : "<text>");
+    s->text = strdup(text ? text : "");
+    s->entry = entry && *entry ? strdup(entry) : NULL;
+    s->src = (SrcFile){ s->path, s->text, strlen(s->text) };
+    s->ir = ir_ctx_new(&s->diag);
+    int errors = s->diag.nerrors;
+    s->source = front_parse(s->ir, &s->src, s->entry);
+    if (!s->source || s->diag.nerrors > errors) return false;
+    s->entry_fn = drv_find_entry(s->source, s->entry);
+    if (!s->entry_fn) {
+        diag_error(&s->diag, SPAN_NONE, "%s: no function named '%s'", s->path, s->entry ? s->entry : "(entry)");
+        return false;
+    }
+    if (!collect_params(s)) return false;
+    /* the copy the passes rewrite: a second parse of the same text (cannot fail now) */
+    s->prog = front_parse(s->ir, &s->src, s->entry);
+    if (!s->prog || s->diag.nerrors > errors) return false;
+    s->loaded = true;
+    return true;
+}
+
+bool drv_load_file(DrvSession *s, const char *path, const char *entry) {
+    size_t len;
+    char *text = base_read_file(path, &len);
+    if (!text) {
+        diag_error(&s->diag, SPAN_NONE, "cannot read '%s'", path);
+        return false;
+    }
+    bool ok = drv_load_text(s, path, text, entry);
+    free(text);
+    return ok;
+}
+
+void drv_print_source(const DrvSession *s, StrBuf *out) {
+    if (s->source) ir_print_program(s->source, out, (PrintOpts){ false });
+}
+
+bool drv_compile(DrvSession *s) {
+    if (!s->loaded) {
+        diag_error(&s->diag, SPAN_NONE, "no program loaded");
+        return false;
+    }
+    if (s->compiled) return true;
+    return drv_compile_impl(s);
+}
+
+int drv_num_kernels(const DrvSession *s) { return s->kernels.len; }
+const DrvKernel *drv_kernel(const DrvSession *s, int i) { return &s->kernels.data[i]; }
+int drv_num_tiles(const DrvSession *s) { return s->tiles.len; }
+const DrvTile *drv_tile(const DrvSession *s, int i) { return &s->tiles.data[i]; }
+const DrvRunStats *drv_run_stats(const DrvSession *s) { return &s->run; }
+
+void drv_output_prepare(DrvSession *s, const char *dir) {
+    (void)dir;
+    s->keep_dumps = true;
+}

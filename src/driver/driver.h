@@ -1,0 +1,150 @@
+/* driver — compile and run a pl program end to end (DESIGN.md "The main job").
+ *
+ * A DrvSession owns one program from text to report:
+ *   load    read + parse (front_parse) into two copies: the source program (kept untouched for the
+ *           reference interpreter and for parameter queries) and the program the passes rewrite;
+ *   compile pass_run_pipeline with a hook (dumps NN_after_<Pass>.py, per-pass timing, print -> parse
+ *           -> ir_program_equal round trip), the L0 tile picks (re-run of the chooser on every Mat
+ *           matmul after ConvertTensorToTileOps), then back_lower_function + back_insert_sync +
+ *           back_print_pto for every AIC/AIV function;
+ *   run     rt_run on the Orchestration function; each task block runs on a simulated core
+ *           (sim_run, race check on by default) and its cycles, cube utilisation, races and sync
+ *           errors are collected per kernel; optionally the golden outputs (interp_run on the source
+ *           program) are compared with the simulated ones;
+ *   report  one JSON object (drv_report_json) or the human text (drv_report_text); the output tree
+ *           of DESIGN.md (drv_write_outputs).
+ * Library code: never prints to stdout and never exits; errors go to the session's DiagSink. */
+#ifndef PTOC_DRIVER_H
+#define PTOC_DRIVER_H
+
+#include "base/base.h"
+#include "base/dtype.h"
+#include "ir/ir.h"
+#include "mir/mir.h"
+#include "pass/pass.h"
+#include "target/target.h"
+#include "tile/tile.h"
+
+typedef struct DrvOptions {
+    const Target *target;           /* default a2a3 */
+    MemoryPlanner planner;          /* default PLANNER_PYPTO */
+    bool dbc;                       /* enable_pypto_l0c_double_buffer */
+    uint64_t seed;                  /* random inputs (drv_run_random); default 1 */
+    bool race_check;                /* default true */
+    bool verify_roundtrip;          /* print -> parse -> equal after every pass; default true */
+    bool capture_deps;              /* ask the runtime for deps.json; default false */
+    bool golden;                    /* drv_run compares with the interpreter; default false */
+    int threads;                    /* runtime host threads, 0 = one per CPU */
+    const char *dump_dir;           /* write 00_frontend.py + NN_after_<Pass>.py here (NULL = no) */
+} DrvOptions;
+
+void drv_options_defaults(DrvOptions *o);
+/* String options of the public API: target, memory_planner, dbc, seed, race_check,
+ * verify_roundtrip, capture_deps, golden, threads. false with a message in err on a bad key/value. */
+bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err, size_t errlen);
+bool drv_planner_from_name(const char *name, MemoryPlanner *out);   /* pypto | dsa_rp | ptoas */
+
+/* One parameter of the entry function (the source program's @pl.jit function). */
+typedef struct DrvParam {
+    const char *name;
+    DType dtype;
+    int rank;
+    int64_t shape[8];
+    ParamDir dir;                   /* PD_IN, PD_OUT, PD_INOUT */
+    bool is_tensor;
+    int64_t numel, bytes;
+} DrvParam;
+
+/* The chooser's pick for one matmul, attributed to the InCore function it lives in. */
+typedef struct DrvTile {
+    const char *func;
+    int64_t M, N, K;
+    bool chosen;                    /* false: the chooser refused (err in note) */
+    L0TileResult r;
+} DrvTile;
+
+typedef struct DrvPassTime { const char *name; double seconds; } DrvPassTime;
+
+/* One compiled kernel and what running it produced. */
+typedef struct DrvKernel {
+    const Function *fn;
+    Kernel *k;
+    bool sync_ok;                   /* back_insert_sync ran */
+    int ids_used[PIPE_COUNT][PIPE_COUNT];           /* SyncStats.ids_used */
+    int nset, nwait, nbarrier, nfallback;
+    char *pto;                      /* .pto text (malloc'd) */
+    /* run statistics (max over blocks / tasks) */
+    int runs;
+    int64_t cycles;
+    double cube_util;
+    int races, sync_errors;
+} DrvKernel;
+
+typedef struct DrvRunStats {
+    bool ran;
+    int tasks, edges;
+    int64_t makespan_cycles;
+    double wall_seconds;
+    VEC(char *) race_messages;      /* "kernel: message" (malloc'd) */
+    VEC(char *) sync_messages;
+    char *deps_json;                /* when capture_deps */
+    bool compared;                  /* golden comparison done */
+    double max_abs_err, max_rel_err, atol, rtol;
+    int64_t mismatches, checked;
+    bool within_tol;
+} DrvRunStats;
+
+typedef struct DrvSession DrvSession;
+
+DrvSession *drv_new(const DrvOptions *o);
+void drv_free(DrvSession *s);
+DrvOptions *drv_options(DrvSession *s);     /* may be changed before drv_compile */
+DiagSink *drv_diag(DrvSession *s);
+
+/* path[:entry] is split by the caller; entry NULL = the program's first @pl.jit function. */
+bool drv_load_file(DrvSession *s, const char *path, const char *entry);
+bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry);
+bool drv_loaded(const DrvSession *s);
+const char *drv_entry_name(const DrvSession *s);
+/* The source program printed (ptoc parse). */
+void drv_print_source(const DrvSession *s, StrBuf *out);
+
+int drv_num_params(const DrvSession *s);
+const DrvParam *drv_param(const DrvSession *s, int i);
+
+bool drv_compile(DrvSession *s);
+bool drv_compiled(const DrvSession *s);
+int drv_num_kernels(const DrvSession *s);
+const DrvKernel *drv_kernel(const DrvSession *s, int i);
+int drv_num_tiles(const DrvSession *s);
+const DrvTile *drv_tile(const DrvSession *s, int i);
+
+/* Runs the compiled program with caller buffers (one per parameter, packed row-major in its dtype).
+ * With options golden, the inputs are copied first and the outputs compared with interp_run. */
+bool drv_run(DrvSession *s, void **bufs, int nbufs);
+/* Allocates the parameters, fills inputs with seeded random values, zero-fills outputs, runs with
+ * the golden comparison. */
+bool drv_run_random(DrvSession *s);
+const DrvRunStats *drv_run_stats(const DrvSession *s);
+/* Exit verdict of a run: compared within tolerance (when compared) and no race / sync error. */
+bool drv_run_ok(const DrvSession *s);
+
+/* Reports (report.c). */
+void drv_report_json(const DrvSession *s, StrBuf *out);
+void drv_report_text(const DrvSession *s, StrBuf *out);
+/* {"ok": false, "error": "<first error message>"} */
+void drv_error_json(const DrvSession *s, StrBuf *out);
+/* Perf hints, one per line: "CODE file:line: message". */
+void drv_perf_hints(const DrvSession *s, StrBuf *out);
+
+/* The output tree (output.c): passes_dump/ (needs dump_dir == DIR/passes_dump set before compile,
+ * see drv_output_prepare), ptoas/, orchestration/, report/; run/deps.json after a run. */
+void drv_output_prepare(DrvSession *s, const char *dir);   /* sets dump_dir to DIR/passes_dump */
+bool drv_write_outputs(DrvSession *s, const char *dir);
+
+/* ---- shared between the driver files (not for the CLI) ---- */
+/* Random fill of one buffer: uniform [-1, 1) rounded to dtype (INT types: [-8, 8)). */
+void drv_fill_random(void *buf, DType dt, int64_t n, uint64_t *state);
+double drv_elem_get(const void *buf, DType dt, int64_t i);
+
+#endif

@@ -1,0 +1,55 @@
+/* driver_int — the DrvSession structure and the helpers shared by the driver's files
+ * (driver.c: session, options, load; compile.c: passes + backend; run.c: runtime + simulator +
+ * golden comparison; report.c: JSON and text reports; output.c: the output tree). */
+#ifndef PTOC_DRIVER_INT_H
+#define PTOC_DRIVER_INT_H
+
+#include <pthread.h>
+
+#include "driver/driver.h"
+
+typedef struct DrvDump { char *file; char *text; } DrvDump;     /* "03_after_OutlineIncoreScopes.py" */
+
+typedef struct DrvCore { void *core; CoreKind kind; bool busy; } DrvCore;   /* SimCore pool entry */
+
+struct DrvSession {
+    DrvOptions opt;
+    char *dump_dir;                 /* owned copy of opt.dump_dir */
+    bool keep_dumps;                /* keep every pass dump in memory (output tree) */
+    DiagSink diag;
+    /* source */
+    char *path, *text, *entry;
+    SrcFile src;
+    IrCtx *ir;
+    Program *source;                /* as parsed: interpreter input, parameter queries */
+    Program *prog;                  /* rewritten by the passes */
+    const Function *entry_fn;       /* in source */
+    DrvParam *params; int nparams;
+    bool loaded, compiled;
+    /* compile products */
+    VEC(DrvDump) dumps;
+    VEC(DrvPassTime) pass_times;
+    VEC(DrvTile) tiles;
+    VEC(DrvKernel) kernels;
+    Arena *karena;                  /* kernels' arena */
+    char *orch;                     /* orchestration C++ or NULL */
+    double compile_seconds;
+    /* run */
+    DrvRunStats run;
+    pthread_mutex_t lock;           /* guards pool and run statistics during rt_run */
+    VEC(DrvCore) pool;
+};
+
+/* compile.c */
+bool drv_compile_impl(DrvSession *s);
+void drv_compile_reset(DrvSession *s);
+/* run.c */
+void drv_run_reset(DrvSession *s);
+void drv_pool_free(DrvSession *s);
+
+/* The entry function of a program: by name, else the program's non-InCore function. */
+const Function *drv_find_entry(const Program *p, const char *entry);
+/* Number of elements of a static-shaped tensor type (-1 when dynamic). */
+int64_t drv_type_numel(const Type *t);
+
+#endif

@@ -1,0 +1,276 @@
+/* run — executes a compiled program: the runtime (rt_run) interprets the Orchestration function and
+ * calls back for every task block; the callback runs the task's kernel on a simulated core taken
+ * from a per-session pool (one SimCore per concurrently running block, reused afterwards), collects
+ * cycles / cube utilisation / races / sync errors per kernel, and returns the block's cycles.
+ * Also: seeded random inputs, the golden run (interp_run on the untouched source program) and the
+ * comparison of outputs against it.
+ *
+ * Comparison: per element of every Out/InOut tensor, abs = |x - g|, rel = abs / max(|g|, 1e-6);
+ * the element passes if abs <= atol + rtol * |g|. atol = rtol = 1e-2 when an input is FP16/BF16,
+ * 1e-4 when the inputs are FP32, 0 (exact) when they are integers. NaN passes only against NaN. */
+#include "driver/driver_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "interp/interp.h"
+#include "rt/rt.h"
+#include "sim/sim.h"
+
+/* ---- values ---- */
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void drv_fill_random(void *buf, DType dt, int64_t n, uint64_t *state) {
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = splitmix64(state);
+        float f = (float)((double)(r >> 11) * 0x1p-53 * 2.0 - 1.0);
+        int64_t iv = (int64_t)(r % 16) - 8;
+        switch (dt) {
+        case DT_FP16: ((uint16_t *)buf)[i] = f32_to_fp16(f); break;
+        case DT_BF16: ((uint16_t *)buf)[i] = f32_to_bf16(f); break;
+        case DT_FP32: ((float *)buf)[i] = f; break;
+        case DT_INT8: ((int8_t *)buf)[i] = (int8_t)iv; break;
+        case DT_UINT8: ((uint8_t *)buf)[i] = (uint8_t)(iv + 8); break;
+        case DT_INT16: ((int16_t *)buf)[i] = (int16_t)iv; break;
+        case DT_INT32: ((int32_t *)buf)[i] = (int32_t)iv; break;
+        case DT_INT64: case DT_INDEX: ((int64_t *)buf)[i] = iv; break;
+        case DT_BOOL: ((uint8_t *)buf)[i] = (uint8_t)(r & 1); break;
+        default: break;
+        }
+    }
+}
+
+double drv_elem_get(const void *buf, DType dt, int64_t i) {
+    switch (dt) {
+    case DT_FP16: return fp16_to_f32(((const uint16_t *)buf)[i]);
+    case DT_BF16: return bf16_to_f32(((const uint16_t *)buf)[i]);
+    case DT_FP32: return ((const float *)buf)[i];
+    case DT_INT8: return ((const int8_t *)buf)[i];
+    case DT_UINT8: case DT_BOOL: return ((const uint8_t *)buf)[i];
+    case DT_INT16: return ((const int16_t *)buf)[i];
+    case DT_UINT16: return ((const uint16_t *)buf)[i];
+    case DT_INT32: return ((const int32_t *)buf)[i];
+    case DT_UINT32: return ((const uint32_t *)buf)[i];
+    case DT_INT64: case DT_INDEX: return (double)((const int64_t *)buf)[i];
+    default: return 0;
+    }
+}
+
+/* ---- the simulated core pool ---- */
+static SimCore *pool_acquire(DrvSession *s, CoreKind kind) {
+    pthread_mutex_lock(&s->lock);
+    SimCore *c = NULL;
+    for (int i = 0; i < s->pool.len && !c; i++)
+        if (!s->pool.data[i].busy && s->pool.data[i].kind == kind) s->pool.data[i].busy = true, c = s->pool.data[i].core;
+    if (!c) {
+        c = sim_core_new(s->opt.target, kind);
+        DrvCore e = { c, kind, true };
+        vec_push(&s->pool, e);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return c;
+}
+
+static void pool_release(DrvSession *s, SimCore *c) {
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < s->pool.len; i++)
+        if (s->pool.data[i].core == c) s->pool.data[i].busy = false;
+    pthread_mutex_unlock(&s->lock);
+}
+
+void drv_pool_free(DrvSession *s) {
+    for (int i = 0; i < s->pool.len; i++) sim_core_free(s->pool.data[i].core);
+    vec_free(&s->pool);
+}
+
+/* ---- the runtime callback ---- */
+static DrvKernel *kernel_of(DrvSession *s, const Function *f) {
+    for (int i = 0; i < s->kernels.len; i++)
+        if (s->kernels.data[i].fn == f) return &s->kernels.data[i];
+    for (int i = 0; i < s->kernels.len; i++)
+        if (f && !strcmp(s->kernels.data[i].fn->name, f->name)) return &s->kernels.data[i];
+    return NULL;
+}
+
+static void record(DrvSession *s, DrvKernel *dk, const SimResult *r) {
+    pthread_mutex_lock(&s->lock);
+    dk->runs++;
+    if (r->cycles >= dk->cycles) dk->cycles = r->cycles, dk->cube_util = r->cube_util;
+    dk->races += r->races.len;
+    dk->sync_errors += r->sync_errors.len;
+    for (int i = 0; i < r->races.len; i++) {
+        StrBuf m = {0};
+        sb_printf(&m, "%s: %s", dk->k->name, r->races.data[i]);
+        vec_push(&s->run.race_messages, sb_take(&m));
+    }
+    for (int i = 0; i < r->sync_errors.len; i++) {
+        StrBuf m = {0};
+        sb_printf(&m, "%s: %s", dk->k->name, r->sync_errors.data[i]);
+        vec_push(&s->run.sync_messages, sb_take(&m));
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
+    DrvSession *s = ud;
+    DrvKernel *dk = kernel_of(s, call->kernel);
+    if (!dk) {
+        diag_error(diag, call->kernel ? call->kernel->span : SPAN_NONE, "no compiled kernel for function '%s'",
+                   call->kernel ? call->kernel->name : "?");
+        return false;
+    }
+    const Kernel *k = dk->k;
+    void *stack_gm[16];
+    void **gm = k->nparams <= 16 ? stack_gm : calloc((size_t)k->nparams, sizeof *gm);
+    for (int i = 0, t = 0; i < k->nparams; i++)
+        gm[i] = k->params[i].is_tensor && t < call->nargs ? call->args[t++] : NULL;
+    SimOptions so = { s->opt.race_check, false, call->block_idx, call->block_num };
+    SimResult r;
+    memset(&r, 0, sizeof r);
+    SimCore *core = pool_acquire(s, k->core);
+    bool ok = sim_run(core, k, gm, &so, &r, diag);
+    pool_release(s, core);
+    if (gm != stack_gm) free(gm);
+    if (ok) record(s, dk, &r);
+    *cycles = r.cycles;
+    sim_result_free(&r);
+    return ok;
+}
+
+void drv_run_reset(DrvSession *s) {
+    DrvRunStats *r = &s->run;
+    for (int i = 0; i < r->race_messages.len; i++) free(r->race_messages.data[i]);
+    for (int i = 0; i < r->sync_messages.len; i++) free(r->sync_messages.data[i]);
+    vec_free(&r->race_messages);
+    vec_free(&r->sync_messages);
+    free(r->deps_json);
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < s->kernels.len; i++) {
+        DrvKernel *k = &s->kernels.data[i];
+        k->runs = 0, k->cycles = 0, k->cube_util = 0, k->races = 0, k->sync_errors = 0;
+    }
+}
+
+/* ---- golden ---- */
+static void tolerance(const DrvSession *s, double *atol, double *rtol) {
+    int cls = -1;   /* 0 int, 1 fp32, 2 half */
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        if (!p->is_tensor || p->dir == PD_OUT) continue;
+        int c = p->dtype == DT_FP16 || p->dtype == DT_BF16 ? 2 : dtype_is_float(p->dtype) ? 1 : 0;
+        if (c > cls) cls = c;
+    }
+    *atol = *rtol = cls == 2 ? 1e-2 : cls == 0 ? 0.0 : 1e-4;
+}
+
+static void compare(DrvSession *s, void **bufs, void **gold) {
+    DrvRunStats *r = &s->run;
+    tolerance(s, &r->atol, &r->rtol);
+    r->compared = true;
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        if (!p->is_tensor || p->dir == PD_IN) continue;
+        for (int64_t e = 0; e < p->numel; e++) {
+            double x = drv_elem_get(bufs[i], p->dtype, e), g = drv_elem_get(gold[i], p->dtype, e);
+            r->checked++;
+            if (isnan(x) && isnan(g)) continue;
+            double abs_err = x == g ? 0.0 : fabs(x - g);
+            if (isnan(abs_err)) abs_err = INFINITY;
+            double rel = abs_err / fmax(fabs(g), 1e-6);
+            if (!(abs_err <= r->atol + r->rtol * fabs(g))) r->mismatches++;
+            if (abs_err > r->max_abs_err) r->max_abs_err = abs_err;
+            if (rel > r->max_rel_err) r->max_rel_err = rel;
+        }
+    }
+    r->within_tol = r->mismatches == 0;
+}
+
+static void **golden_copies(DrvSession *s, void **bufs) {
+    void **gold = calloc((size_t)s->nparams + 1, sizeof *gold);
+    for (int i = 0; i < s->nparams; i++) {
+        size_t n = (size_t)s->params[i].bytes;
+        gold[i] = malloc(n ? n : 1);
+        if (bufs[i]) memcpy(gold[i], bufs[i], n);
+    }
+    return gold;
+}
+
+static bool golden_run(DrvSession *s, void **gold) {
+    InterpTensor *args = calloc((size_t)s->nparams + 1, sizeof *args);
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        args[i].dtype = p->dtype;
+        args[i].rank = p->rank;
+        memcpy(args[i].shape, p->shape, sizeof p->shape);
+        args[i].data = gold[i];
+    }
+    bool ok = interp_run(s->source, s->entry_fn->name, args, s->nparams, &s->diag);
+    free(args);
+    return ok;
+}
+
+static bool execute(DrvSession *s, void **bufs, int nbufs) {
+    RtOptions ro = { .target = s->opt.target, .threads = s->opt.threads, .capture_deps = s->opt.capture_deps };
+    RtResult res;
+    memset(&res, 0, sizeof res);
+    double t0 = base_now_seconds();
+    bool ok = rt_run(s->prog, drv_entry_name(s), bufs, nbufs, &ro, run_block, s, &res, &s->diag);
+    s->run.wall_seconds = base_now_seconds() - t0;
+    s->run.ran = ok;
+    s->run.tasks = res.tasks.len;
+    s->run.edges = res.nedges;
+    s->run.makespan_cycles = res.makespan_cycles;
+    s->run.deps_json = res.deps_json;
+    res.deps_json = NULL;
+    rt_result_free(&res);
+    return ok;
+}
+
+bool drv_run(DrvSession *s, void **bufs, int nbufs) {
+    if (!s->compiled && !drv_compile(s)) return false;
+    if (nbufs != s->nparams) {
+        diag_error(&s->diag, SPAN_NONE, "'%s' takes %d parameters, %d buffers given", drv_entry_name(s), s->nparams, nbufs);
+        return false;
+    }
+    for (int i = 0; i < nbufs; i++)
+        if (s->params[i].is_tensor && !bufs[i]) {
+            diag_error(&s->diag, SPAN_NONE, "buffer for parameter '%s' is NULL", s->params[i].name);
+            return false;
+        }
+    drv_run_reset(s);
+    void **gold = s->opt.golden ? golden_copies(s, bufs) : NULL;
+    bool ok = !gold || golden_run(s, gold);
+    ok = ok && execute(s, bufs, nbufs);
+    if (ok && gold) compare(s, bufs, gold);
+    for (int i = 0; gold && i < s->nparams; i++) free(gold[i]);
+    free(gold);
+    return ok;
+}
+
+bool drv_run_random(DrvSession *s) {
+    if (!s->compiled && !drv_compile(s)) return false;
+    void **bufs = calloc((size_t)s->nparams + 1, sizeof *bufs);
+    uint64_t state = s->opt.seed;
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        bufs[i] = calloc(1, (size_t)(p->bytes ? p->bytes : 1));
+        if (p->is_tensor && p->dir != PD_OUT) drv_fill_random(bufs[i], p->dtype, p->numel, &state);
+    }
+    bool golden = s->opt.golden;
+    s->opt.golden = true;
+    bool ok = drv_run(s, bufs, s->nparams);
+    s->opt.golden = golden;
+    for (int i = 0; i < s->nparams; i++) free(bufs[i]);
+    free(bufs);
+    return ok;
+}
+
+bool drv_run_ok(const DrvSession *s) {
+    const DrvRunStats *r = &s->run;
+    return r->ran && (!r->compared || r->within_tol) && r->race_messages.len == 0 && r->sync_messages.len == 0;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# test_compile_run_cli — `ptoc parse`, `ptoc compile` (the -o tree, --dump-passes, --json) and
+# `ptoc run` (--json keys and values, exit codes, --keep, errors) end to end on examples/matmul.py.
+# Usage: tests/cli/test_compile_run_cli.sh BUILD_DIR. Prints PASS/FAIL lines, "N passed, M failed" last.
+set -u
+BUILD=${1:-build}
+PTOC="$(cd "$(dirname "$BUILD")" 2>/dev/null && pwd)/$(basename "$BUILD")/ptoc"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+PASS=0
+FAIL=0
+TMP=$(mktemp -d)
+OUT="$TMP/out"
+ERR="$TMP/err"
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "PASS $1"; PASS=$((PASS + 1)); }
+ko() { echo "FAIL $1: $2"; FAIL=$((FAIL + 1)); }
+# run NAME EXPECTED_RC ARGS...   (stdout -> $OUT, stderr -> $ERR)
+run() {
+    local name=$1 want=$2; shift 2
+    "$PTOC" "$@" > "$OUT" 2> "$ERR"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then ko "$name" "exit $rc, want $want; stderr: $(head -c 300 "$ERR")"; return 1; fi
+    ok "$name-exit"
+    return 0
+}
+has() { if grep -qF -- "$3" "$2"; then ok "$1"; else ko "$1" "missing '$3' in: $(head -c 300 "$2")"; fi; }
+hasnt() { if grep -qF -- "$3" "$2"; then ko "$1" "unexpected '$3'"; else ok "$1"; fi; }
+file() { if [ -f "$2" ] && { [ -s "$2" ] || [ "${3:-}" = empty ]; }; then ok "$1"; else ko "$1" "missing file $2"; fi; }
+
+# ---- usage ----
+run help 0 --help && has help-lists-run "$OUT" "run" && has help-lists-compile "$OUT" "compile"
+run compile-noarg 2 compile
+run run-noarg 2 run
+run run-badopt 2 run examples/matmul.py --frobnicate
+run run-badtarget 2 run examples/matmul.py --target x9
+
+# ---- parse ----
+if run parse 0 parse examples/matmul.py; then
+    has parse-program "$OUT" "@pl.program"
+    has parse-entry "$OUT" "def matmul(self"
+    has parse-type "$OUT" "pl.Tensor[[128, 512], pl.FP16]"
+    has parse-out "$OUT" "pl.Out[pl.Tensor[[128, 128], pl.FP32]]"
+fi
+run parse-entry-colon 0 parse examples/matmul.py:matmul
+run parse-missing-file 1 parse "$TMP/nope.py" && has parse-missing-msg "$ERR" "cannot read"
+run parse-error 1 parse tests/e2e/errors/unterminated_string.py && has parse-error-gcc "$ERR" "unterminated_string.py:8:"
+
+# ---- compile --dump-passes ----
+if run dump 0 compile examples/matmul.py --dump-passes "$TMP/dump"; then
+    file dump-00 "$TMP/dump/00_frontend.py"
+    file dump-01 "$TMP/dump/01_after_ConvertToSSA.py"
+    file dump-autotile "$(ls "$TMP"/dump/*_after_AutoTileMatmulL0.py 2>/dev/null | head -n 1)"
+    has dump-autotile-k "$(ls "$TMP"/dump/*_after_AutoTileMatmulL0.py 2>/dev/null | head -n 1)" "pl.tile.extract"
+    n=$(ls "$TMP/dump" | grep -c '^[0-9][0-9]_after_')
+    [ "$n" -ge 5 ] && ok dump-count || ko dump-count "only $n NN_after_ files"
+    # the dumps parse back
+    "$PTOC" parse "$TMP/dump/01_after_ConvertToSSA.py" > /dev/null 2>&1 && ok dump-reparses || ko dump-reparses "01 dump does not parse"
+fi
+
+# ---- compile -o ----
+if run compile-o 0 compile examples/matmul.py -o "$TMP/o"; then
+    file o-frontend "$TMP/o/passes_dump/00_frontend.py"
+    file o-summary "$TMP/o/report/summary.json"
+    file o-hints "$TMP/o/report/perf_hints.log" empty
+    npto=$(ls "$TMP/o/ptoas/"*.pto 2>/dev/null | wc -l)
+    [ "$npto" -ge 1 ] && ok o-pto || ko o-pto "no ptoas/*.pto"
+    pto=$(ls "$TMP/o/ptoas/"*.pto 2>/dev/null | head -n 1)
+    [ -n "$pto" ] && has o-pto-matmul "$pto" "pto.tmatmul"
+    [ -n "$pto" ] && has o-pto-flag "$pto" "set_flag"
+    has o-summary-ok "$TMP/o/report/summary.json" '"ok":true'
+    has o-summary-kernels "$TMP/o/report/summary.json" '"kernels":[{"name":"'
+    [ ! -e "$TMP/o/run" ] && ok o-no-run-dir || ko o-no-run-dir "run/ exists after compile"
+fi
+run compile-json 0 compile examples/matmul.py --json && has compile-json-ok "$OUT" '{"ok":true'
+run compile-error 1 compile tests/e2e/errors/k_mismatch.py && has compile-error-msg "$ERR" "inner dimensions differ"
+run compile-error-json 1 compile tests/e2e/errors/k_mismatch.py --json && has compile-error-json-obj "$OUT" '{"ok":false,"error":"'
+
+# ---- run --json: keys and real values ----
+if run run-json 0 run examples/matmul.py --json; then
+    lines=$(grep -c . "$OUT")
+    [ "$lines" -eq 1 ] && ok run-json-one-line || ko run-json-one-line "$lines lines"
+    has run-json-ok "$OUT" '"ok":true'
+    for k in max_abs_err max_rel_err races race_messages tasks edges makespan_cycles kernels; do
+        has "run-json-key-$k" "$OUT" "\"$k\":"
+    done
+    has run-json-races0 "$OUT" '"races":0,"race_messages":[]'
+    has run-json-tasks1 "$OUT" '"tasks":1,"edges":0'
+    has run-json-core "$OUT" '"core":"aic"'
+    has run-json-tile "$OUT" '"m":128,"n":128,"k":128,"stationarity":"OS","dbc":false'
+    has run-json-buffers "$OUT" '"buffers":[{"var":"'
+    has run-json-mat "$OUT" '"space":"mat"'
+    has run-json-left "$OUT" '"space":"left"'
+    has run-json-acc "$OUT" '"space":"acc"'
+    has run-json-events "$OUT" '"event_ids":{"'
+    has run-json-mte2-mte1 "$OUT" '"MTE2->MTE1":'
+    has run-json-mte1-m "$OUT" '"MTE1->M":'
+    grep -qE '"makespan_cycles":[1-9][0-9]*' "$OUT" && ok run-json-makespan || ko run-json-makespan "zero makespan"
+    grep -qE '"cube_util":0\.[0-9]' "$OUT" && ok run-json-cube-util || ko run-json-cube-util "cube_util not in (0, 1)"
+    grep -qE '"max_abs_err":[0-9.e-]+,' "$OUT" && ok run-json-err-num || ko run-json-err-num "max_abs_err not a number"
+fi
+
+# ---- run human ----
+if run run-text 0 run examples/matmul.py; then
+    has run-text-ok "$OUT" "OK"
+    has run-text-clean "$OUT" "race check: clean"
+    has run-text-tile "$OUT" "L0 tile m=128 n=128 k=128, OS"
+    has run-text-golden "$OUT" "vs golden: max abs err"
+    has run-text-runtime "$OUT" "runtime: 1 task(s), 0 edge(s)"
+    has run-text-buffers "$OUT" "buffers:"
+fi
+run run-seed 0 run examples/matmul.py --seed 42 --json && has run-seed-json "$OUT" '"seed":42'
+run run-norace 0 run examples/matmul.py --no-race-check
+run run-a5 0 run examples/matmul.py --target a5 --json && has run-a5-target "$OUT" '"target":"a5"'
+
+# ---- run --keep ----
+if run keep 0 run examples/matmul.py --keep "$TMP/k"; then
+    file keep-deps "$TMP/k/run/deps.json"
+    has keep-deps-tasks "$TMP/k/run/deps.json" '"tasks"'
+    file keep-summary "$TMP/k/report/summary.json"
+    file keep-dump "$TMP/k/passes_dump/00_frontend.py"
+fi
+
+# ---- run errors ----
+run run-missing 1 run "$TMP/none.py"
+run run-error 1 run tests/e2e/errors/unknown_op.py && has run-error-gcc "$ERR" "error:"
+run run-error-json 1 run tests/e2e/errors/unknown_op.py --json && has run-error-json "$OUT" '{"ok":false,"error":"'
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# run_e2e — end-to-end tests: every examples/*.py and tests/e2e/*.py is compiled, run on the
+# simulator under the runtime and compared with the reference interpreter (`ptoc run FILE --json`
+# must print "ok":true and exit 0). Every tests/e2e/errors/*.py must fail: exit code 1, each
+# "# expect: <substring>" line of the file found on stderr, and `--json` printing "ok":false.
+# Prints "PASS name" / "FAIL name: why" and ends with "N passed, M failed".
+set -u
+BUILD=${1:-build}
+PTOC="$BUILD/ptoc"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+PASS=0
+FAIL=0
+OUT=$(mktemp)
+ERR=$(mktemp)
+trap 'rm -f "$OUT" "$ERR"' EXIT
+
+pass() { echo "PASS $1"; PASS=$((PASS + 1)); }
+fail() { echo "FAIL $1: $2"; FAIL=$((FAIL + 1)); }
+
+for f in examples/*.py tests/e2e/*.py; do
+    [ -f "$f" ] || continue
+    timeout 120 "$PTOC" run "$f" --json > "$OUT" 2> "$ERR"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        why=$(grep -o '"error":"[^"]*"' "$OUT" | head -n 1)
+        [ -z "$why" ] && why=$(grep -v '^ *[0-9]* |\|^ *|' "$ERR" | head -n 1)
+        fail "$f" "exit $rc ${why:0:300}"
+    elif [ "$(grep -c . "$OUT")" -ne 1 ]; then
+        fail "$f" "--json printed $(grep -c . "$OUT") lines, expected exactly one JSON object"
+    elif ! grep -q '"ok":true' "$OUT"; then
+        fail "$f" "no \"ok\":true in $(head -c 300 "$OUT")"
+    elif ! grep -q '"max_abs_err":[0-9]' "$OUT"; then
+        fail "$f" "no golden comparison in the report"
+    else
+        pass "$f"
+    fi
+done
+
+for f in tests/e2e/errors/*.py; do
+    [ -f "$f" ] || continue
+    timeout 120 "$PTOC" run "$f" > "$OUT" 2> "$ERR"
+    rc=$?
+    if [ $rc -ne 1 ]; then fail "$f" "exit $rc, expected 1"; continue; fi
+    missing=""
+    while IFS= read -r want; do
+        grep -qF -- "$want" "$ERR" || missing="$want"
+    done < <(sed -n 's/^# expect: //p' "$f")
+    if [ -n "$missing" ]; then fail "$f" "stderr lacks '$missing': $(head -n 1 "$ERR")"; continue; fi
+    if [ -z "$(sed -n 's/^# expect: //p' "$f")" ]; then fail "$f" "no '# expect:' line"; continue; fi
+    timeout 120 "$PTOC" run "$f" --json > "$OUT" 2> /dev/null
+    rc=$?
+    if [ $rc -ne 1 ] || ! grep -q '^{"ok":false,"error":"' "$OUT"; then
+        fail "$f" "--json: exit $rc, stdout $(head -c 200 "$OUT")"
+        continue
+    fi
+    pass "$f"
+done
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

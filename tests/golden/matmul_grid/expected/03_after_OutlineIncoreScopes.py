@@ -1,0 +1,16 @@
+# pypto.program: mm_grid
+import pypto.language as pl
+
+
+@pl.program
+class mm_grid:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def mm_grid_incore_0(self, a: pl.Tensor[[512, 128], pl.FP16], b: pl.Tensor[[128, 512], pl.FP16], c: pl.Out[pl.Tensor[[512, 512], pl.FP32]]) -> pl.Tensor[[512, 512], pl.FP32]:
+        t__tmp_v0: pl.Tensor[[512, 512], pl.FP32] = pl.tensor.matmul(a, b, out_dtype=pl.FP32)
+        c__store: pl.Tensor[[512, 512], pl.FP32] = pl.tensor.assemble(c, t__tmp_v0, [0, 0])
+        return c
+
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def mm_grid(self, a: pl.Tensor[[512, 128], pl.FP16], b: pl.Tensor[[128, 512], pl.FP16], c: pl.Out[pl.Tensor[[512, 512], pl.FP32]]) -> pl.Tensor[[512, 512], pl.FP32]:
+        c__ssa_v0: pl.Tensor[[512, 512], pl.FP32] = self.mm_grid_incore_0(a, b, c)
+        return c__ssa_v0
