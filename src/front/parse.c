@@ -194,7 +194,9 @@ static void scan_top(Parser *p, Scan *s) {
 }
 
 static Program *select_and_parse(Parser *p, Scan *s, const char *entry) {
-    if (s->has_program) {
+    bool entry_is_jit = false;
+    for (int i = 0; entry && i < s->jits.len; i++) entry_is_jit |= strcmp(s->jits.data[i].name, entry) == 0;
+    if (s->has_program && !entry_is_jit) {
         p->pos = s->program.pos;
         return front_parse_program_class(p) ? p->prog : NULL;
     }

@@ -61,8 +61,8 @@ bool front_parse_attr_value(Parser *p, AttrVal *out) {
     if (p->failed) return false;
     Tok *t = front_peek(p, 0);
     if (t->kind == TK_STRING) { front_next(p); *out = ir_av_str(t->text); return true; }
-    if (front_is_op(p, "[") || front_is_op(p, "(")) {
-        const char *close = front_is_op(p, "[") ? "]" : ")";
+    if (front_is_op(p, "[")) {                           /* '(' starts an expression: (a + b) * 2 */
+        const char *close = "]";
         front_next(p);
         VEC(AttrVal) items = { 0 };
         while (!p->failed && !front_is_op(p, close)) {

@@ -79,8 +79,9 @@ static bool parse_decorator_args(Parser *p, Function *f, int args_pos, Span fsp)
         Span ksp;
         const char *key = front_expect_name(p, "a decorator option such as type=", &ksp);
         if (!key || !front_expect_op(p, "=", "after the decorator option name")) break;
-        if (strcmp(key, "level") == 0 || strcmp(key, "role") == 0) lsp = front_peek(p, 0)->span;
+        Span vsp = front_peek(p, 0)->span;
         if (!decorator_option(p, f, key, ksp, &lv, &role)) break;
+        if (strcmp(key, "level") == 0 || strcmp(key, "role") == 0) lsp = front_span_join(vsp, front_prev_span(p));
         if (!front_accept_op(p, ",")) break;
     }
     front_expect_op(p, ")", "to close the decorator options");

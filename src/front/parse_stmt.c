@@ -109,11 +109,29 @@ static bool is_pl_yield(Parser *p) {
            strcmp(c->text, "yield_") == 0;
 }
 
+/* kind, dtype and static shape agree (the user form checks annotations against deduction) */
+static bool same_shape_type(const Type *a, const Type *b) {
+    if (a->kind != b->kind || a->dtype != b->dtype || a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i]->kind == EX_CONST_INT && b->shape[i]->kind == EX_CONST_INT && a->shape[i]->ci.value != b->shape[i]->ci.value)
+            return false;
+    return true;
+}
+
 static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, Type *annot) {
     Span vsp = front_peek(p, 0)->span;
     Expr *v = front_parse_expr(p);
     if (!v || !end_of_stmt(p)) return false;
     if (!v->type) { front_error(p, vsp, "this value cannot be assigned to a variable"); return false; }
+    if (annot && p->user_form && !same_shape_type(annot, v->type)) {
+        StrBuf a = { 0 }, b = { 0 };
+        ir_print_type(annot, &a);
+        ir_print_type(v->type, &b);
+        front_error(p, v->span.line ? v->span : vsp, "'%s' is annotated %s but the value is %s", name, sb_cstr(&a), sb_cstr(&b));
+        sb_free(&a);
+        sb_free(&b);
+        return false;
+    }
     if (annot && v->kind == EX_CALL) v->type = annot;
     Sym *s = front_sym_find(p, name);
     if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var)) {

@@ -40,7 +40,7 @@ static bool fail(IrCtx *c, const Expr *call, const char *fmt, ...) {
 static bool is_shaped(const Expr *e, TypeKind k) { return e->type && e->type->kind == k; }
 
 static bool static_tuple(const Expr *e, int64_t *out, int *n) {
-    if (e->kind != EX_TUPLE) return false;
+    if (e->kind != EX_TUPLE || e->tuple.n > 8) return false;
     for (int i = 0; i < e->tuple.n; i++) {
         if (e->tuple.items[i]->kind != EX_CONST_INT) return false;
         out[i] = e->tuple.items[i]->ci.value;
@@ -235,10 +235,12 @@ static bool deduce_tile_cube(IrCtx *c, Expr *call) {
         return true;
     }
     case OP_TILE_ASSEMBLE:
+        if (!is_shaped(a[0], TY_TILE)) return fail(c, call, "tile.assemble: the target must be a tile, got %s", describe(c, a[0]));
         call->type = ir_type_copy(c, a[0]->type);
         call->type->memref = NULL;
         return true;
     case OP_TILE_SET_VALIDSHAPE: {
+        if (!is_shaped(a[0], TY_TILE)) return fail(c, call, "tile.set_validshape: expected a tile, got %s", describe(c, a[0]));
         call->type = ir_type_copy(c, a[0]->type);
         call->type->memref = NULL;
         TileView v = ir_effective_view(a[0]->type);

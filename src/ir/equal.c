@@ -108,7 +108,21 @@ static bool eq_type(Eq *q, const Type *x, const Type *y) {
     return false;
 }
 
-static bool eq_attrval(Eq *q, const AttrVal *x, const AttrVal *y) {
+/* An AV_EXPR holding a literal prints like the literal attr and reads back as one: compare them equal. */
+static AttrVal attr_norm(const AttrVal *v) {
+    if (v->kind != AV_EXPR || !v->expr) return *v;
+    const Expr *e = v->expr;
+    DType dt = e->type ? e->type->dtype : DT_NONE;
+    if (e->kind == EX_CONST_INT && dt == DT_INDEX) return ir_av_int(e->ci.value);
+    if (e->kind == EX_CONST_FLOAT && dt == DT_FP32) return (AttrVal){ .kind = AV_FLOAT, .f = e->cf.value };
+    if (e->kind == EX_CONST_BOOL) return ir_av_bool(e->cb.value);
+    if (e->kind == EX_ENUM) return e->enm;
+    return *v;
+}
+
+static bool eq_attrval(Eq *q, const AttrVal *xa, const AttrVal *ya) {
+    AttrVal xn = attr_norm(xa), yn = attr_norm(ya);
+    const AttrVal *x = &xn, *y = &yn;
     if (x->kind != y->kind) return false;
     switch (x->kind) {
     case AV_INT: case AV_BOOL: return x->i == y->i;

@@ -43,11 +43,38 @@ static bool name_taken(Pr *pr, const char *s) {
     return false;
 }
 
+/* Names the parser would not read back as a variable get a trailing '_'. */
+static bool name_reserved(const char *s) {
+    static const char *const kw[] = { "pl", "self", "True", "False", "None", "and", "or", "not", "in", "is", "if", "else",
+                                      "elif", "for", "while", "with", "return", "pass", "def", "class", "import", "from",
+                                      "as", "lambda", "yield", "break", "continue", "del", "global", "nonlocal", "try",
+                                      "except", "finally", "raise", "assert", "async", "await", "tuple", NULL };
+    for (int i = 0; kw[i]; i++)
+        if (strcmp(s, kw[i]) == 0) return true;
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || (unsigned char)*s >= 0x80)) return true;
+    for (const char *c = s; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' || (unsigned char)*c >= 0x80))
+            return true;
+    return false;
+}
+
 static const char *var_name(Pr *pr, const Var *v) {
     const char *hint = v->name && *v->name ? v->name : "v";
     if (!pr->named) return hint;
     for (int i = 0; i < pr->names.len; i++)
         if (pr->names.data[i].var == v) return pr->names.data[i].name;
+    if (name_reserved(hint)) {                 /* keywords get '_'; other characters become '_' */
+        StrBuf sb = { 0 };
+        if (hint[0] >= '0' && hint[0] <= '9') sb_putc(&sb, 'v');
+        for (const char *c = hint; *c; c++) {
+            bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+                      (unsigned char)*c >= 0x80;
+            sb_putc(&sb, ok ? *c : '_');
+        }
+        sb_putc(&sb, '_');
+        hint = arena_strdup(pr->arena, sb_cstr(&sb));
+        sb_free(&sb);
+    }
     const char *name = hint;
     for (int k = 1; name_taken(pr, name); k++) name = arena_printf(pr->arena, "%s_%d", hint, k);
     vec_push(&pr->names, ((NameEnt){ v, name }));
@@ -374,13 +401,12 @@ static void print_yield(Pr *pr, const Stmt *s, const VarList *rv) {
     sb_putc(sb, ')');
 }
 
-static void print_carries(Pr *pr, const VarList *ia, bool with_parens_only) {
+static void print_carries(Pr *pr, const VarList *ia) {
     StrBuf *sb = pr->out;
     sb_putc(sb, '(');
     for (int i = 0; i < ia->len; i++) sb_printf(sb, "%s%s", i ? ", " : "", var_name(pr, ia->items[i]));
     if (ia->len == 1) sb_putc(sb, ',');
     sb_putc(sb, ')');
-    (void)with_parens_only;
 }
 
 static void print_inits(Pr *pr, const VarList *ia) {
@@ -398,7 +424,7 @@ static void print_for(Pr *pr, const Stmt *s, int indent) {
     StrBuf *sb = pr->out;
     static const char *kinds[] = { "range", "parallel", "unroll", "pipeline" };
     sb_printf(sb, "for %s", var_name(pr, s->for_.loop_var));
-    if (s->for_.iter_args.len) { sb_puts(sb, ", "); print_carries(pr, &s->for_.iter_args, false); }
+    if (s->for_.iter_args.len) { sb_puts(sb, ", "); print_carries(pr, &s->for_.iter_args); }
     sb_printf(sb, " in pl.%s(", kinds[s->for_.kind]);
     int64_t st, sp;
     bool start0 = ir_is_const_int(s->for_.start, &st) && st == 0 && s->for_.start->type->dtype == DT_INDEX;
@@ -432,7 +458,7 @@ static void print_while(Pr *pr, const Stmt *s, int indent) {
         return;
     }
     sb_puts(sb, "for ");
-    print_carries(pr, &s->while_.iter_args, true);
+    print_carries(pr, &s->while_.iter_args);
     sb_puts(sb, " in pl.while_(");
     print_inits(pr, &s->while_.iter_args);
     sb_puts(sb, "):\n");

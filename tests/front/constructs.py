@@ -42,6 +42,7 @@ class constructs:
     def main(self, a: pl.Tensor[[128, 128], pl.FP16], o: pl.InOut[pl.Tensor[[128, 128], pl.FP32, pl.NZ]]) -> pl.Scalar[pl.INDEX]:
         r: pl.Tuple[pl.Tensor[[128, 128], pl.FP32, pl.NZ], pl.Scalar[pl.INDEX]] = self.k(a, o)
         s: pl.Scalar[pl.INDEX] = r[1]
+        t: pl.Tensor[[128, 128], pl.FP32, pl.NZ] = pl.tensor.matmul_acc(o, a, a, init_cond=(s + 1) * 2 == 4)
         if s > 0:
             pl.tensor.create([16, 16], dtype=pl.FP16)
         return s

@@ -4,12 +4,13 @@
 #define PTOC_PIPELINE_UTIL_H
 
 #include "back/back.h"
+#include "front/front.h"
 #include "ir/ir.h"
 #include "pass/pass.h"
 
 /* matmul(a: [M, K] dt, b: [K, N] dt, c: Out [M, N] acc) with one pl.at region:
  *   c = tensor.assemble(c, tensor.matmul(a, b, out_dtype=acc), [0, 0]); return c */
-static Program *build_matmul(IrCtx *c, int64_t M, int64_t N, int64_t K, DType dt, DType acc) {
+static inline Program *build_matmul(IrCtx *c, int64_t M, int64_t N, int64_t K, DType dt, DType acc) {
     Function *f = ir_func_new(c, "matmul", FT_ORCHESTRATION);
     Var *a = ir_var_new(c, "a", ir_tensor_type(c, dt, 2, (int64_t[]){ M, K }));
     Var *b = ir_var_new(c, "b", ir_tensor_type(c, dt, 2, (int64_t[]){ K, N }));
@@ -35,7 +36,21 @@ static Program *build_matmul(IrCtx *c, int64_t M, int64_t N, int64_t K, DType dt
     return p;
 }
 
-static Function *find_kernel(Program *p) {
+/* Parses a DSL file (paths are relative to the repository root, where the tests run). The source
+ * text stays alive in the context's arena so diagnostics can quote it. */
+static inline Program *parse_file(IrCtx *c, const char *path) {
+    size_t len = 0;
+    char *text = base_read_file(path, &len);
+    if (!text) return NULL;
+    SrcFile *src = ARENA_NEW(c->arena, SrcFile);
+    src->path = arena_strdup(c->arena, path);
+    src->text = arena_strndup(c->arena, text, len);
+    src->len = len;
+    free(text);
+    return front_parse(c, src, NULL);
+}
+
+static inline Function *find_kernel(Program *p) {
     for (int i = 0; i < p->nfuncs; i++)
         if (p->funcs[i]->type == FT_AIC || p->funcs[i]->type == FT_AIV) return p->funcs[i];
     return NULL;

@@ -226,6 +226,7 @@ static void roundtrip_file(const char *path) {
 TEST(printed_roundtrip) {
     roundtrip_file("tests/front/matmul_after_tile.py");
     roundtrip_file("tests/front/constructs.py");
+    roundtrip_file("tests/front/control.py");
 }
 
 TEST(printed_structure) {
@@ -288,11 +289,12 @@ TEST(printer_renaming) {
     Program *p = ir_program_new(c, "ren");
     Function *f = ir_func_new(c, "f", FT_OPAQUE);
     Type *s = ir_scalar_type(c, DT_INDEX);
-    Var *a = ir_var_new(c, "x", s), *b = ir_var_new(c, "x", s), *d = ir_var_new(c, "x_1", s);
+    Var *a = ir_var_new(c, "x", s), *b = ir_var_new(c, "x", s), *d = ir_var_new(c, "x_1", s), *kw = ir_var_new(c, "in", s);
     ir_func_add_param(c, f, a, PD_IN);
     ir_list_push(c, &f->body, ir_assign(c, b, ir_binary(c, BIN_ADD, ir_ref(a), ir_const_int(c, 1, DT_INDEX))));
     ir_list_push(c, &f->body, ir_assign(c, d, ir_binary(c, BIN_MUL, ir_ref(b), ir_ref(a))));
-    ir_list_push(c, &f->body, ir_assign(c, b, ir_ref(d)));
+    ir_list_push(c, &f->body, ir_assign(c, kw, ir_ref(d)));
+    ir_list_push(c, &f->body, ir_assign(c, b, ir_ref(kw)));
     Expr *r = ir_ref(b);
     ir_list_push(c, &f->body, ir_return(c, &r, 1));
     f->nreturns = 1;
@@ -301,7 +303,7 @@ TEST(printer_renaming) {
     char *t = print_prog(p);
     CHECK_CONTAINS(t, "def f(self, x: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n");
     CHECK_CONTAINS(t, "        x_1: pl.Scalar[pl.INDEX] = x + 1\n        x_1_1: pl.Scalar[pl.INDEX] = x_1 * x\n"
-                      "        x_1: pl.Scalar[pl.INDEX] = x_1_1\n        return x_1\n");
+                      "        in_: pl.Scalar[pl.INDEX] = x_1_1\n        x_1: pl.Scalar[pl.INDEX] = in_\n        return x_1\n");
     Ctx y;
     ctx_open(&y);
     Program *q = parse_text(&y, "ren.py", t, NULL);
@@ -384,6 +386,38 @@ TEST(equality) {
     sb_free(&why);
 }
 
+/* a literal held as AV_EXPR prints like the plain attr and compares equal to it */
+TEST(equality_attr_literals) {
+    Ctx x;
+    ctx_open(&x);
+    IrCtx *c = x.c;
+    Function *f[2];
+    for (int k = 0; k < 2; k++) {
+        f[k] = ir_func_new(c, "f", FT_OPAQUE);
+        int64_t dims[2] = { 4, 4 };
+        Expr *shape = ir_int_tuple(c, dims, 2);
+        Expr *call = ir_call(c, OP_TENSOR_CREATE, &shape, 1);
+        Expr *en = ARENA_NEW(c->arena, Expr);
+        en->kind = EX_ENUM;
+        en->enm = ir_av_dtype(DT_FP16);
+        ir_attr_set(c, &call->call.kwargs, "dtype", k ? (AttrVal){ .kind = AV_EXPR, .expr = en } : ir_av_dtype(DT_FP16));
+        ir_attr_set(c, &call->call.attrs, "n", k ? (AttrVal){ .kind = AV_EXPR, .expr = ir_const_int(c, 5, DT_INDEX) } : ir_av_int(5));
+        CHECK(ir_deduce_call(c, call));
+        ir_list_push(c, &f[k]->body, ir_eval(c, call));
+    }
+    StrBuf why = { 0 };
+    CHECK_MSG(ir_function_equal(f[0], f[1], &why), "%s", sb_cstr(&why));
+    StrBuf a = { 0 }, b = { 0 };
+    ir_print_function(f[0], &a, (PrintOpts){ 0 });
+    ir_print_function(f[1], &b, (PrintOpts){ 0 });
+    CHECK_EQ_STR(sb_cstr(&a), sb_cstr(&b));
+    CHECK_CONTAINS(sb_cstr(&a), "pl.tensor.create([4, 4], dtype=pl.FP16, attrs={\"n\": 5})");
+    sb_free(&a);
+    sb_free(&b);
+    sb_free(&why);
+    ctx_close(&x);
+}
+
 /* ---------------------------------------------------------------- errors */
 typedef struct BadCase { const char *src; const char *msg; const char *loc; } BadCase;
 
@@ -415,6 +449,9 @@ static const BadCase bad_cases[] = {
       "        z = self.g(n)\n        return\n", "unknown function 'self.g'", "bad.py:6:13:" },
     { "import pypto.language as pl\n@pl.program\nclass p:\n    @pl.function\n    def f(self, t: pl.Tile[[16, 16], pl.FP16, pl.Mem.Lft]):\n"
       "        return\n", "unknown memory space 'pl.Mem.Lft'", "bad.py:5:47:" },
+    { JIT_HEAD "    c: pl.Tensor[[128, 128], pl.FP16] = pl.matmul(a, b, out_dtype=pl.FP32)\n",
+      "'c' is annotated pl.Tensor[[128, 128], pl.FP16] but the value is pl.Tensor[[128, 128], pl.FP32]", "bad.py:5:41:" },
+    { JIT_HEAD "    c = pl.tile.matmull(a, b)\n", "unknown operation 'pl.tile.matmull' (did you mean pl.tile.matmul?)", "bad.py:5:9:" },
     { JIT_HEAD "    c = pl.matmul(a, b,\n", "'(' was never closed", "bad.py:5:18:" },
 };
 
@@ -446,7 +483,8 @@ static uint64_t rng_next(uint64_t *s) {
     return *s;
 }
 
-static void fuzz_one(const char *orig, uint64_t *seed, int mode) {
+/* returns false when a rejected input produced no diagnostic */
+static bool fuzz_one(const char *orig, uint64_t *seed, int mode) {
     size_t n = strlen(orig);
     char *t = malloc(n + 16);
     memcpy(t, orig, n + 1);
@@ -463,27 +501,33 @@ static void fuzz_one(const char *orig, uint64_t *seed, int mode) {
     Ctx x;
     ctx_open(&x);
     Program *p = parse_text(&x, "fuzz.py", t, NULL);
+    bool ok = true;
     if (p) {
         char *pr = print_prog(p);
         free(pr);
-    } else CHECK_MSG(x.diag.nerrors >= 1, "rejected without a diagnostic: %s", t);
+    } else if (x.diag.nerrors != 1) {
+        printf("fuzz: %d diagnostics for:\n%s\n", x.diag.nerrors, t);
+        ok = false;
+    }
     ctx_close(&x);
     free(t);
+    return ok;
 }
 
 TEST(fuzz) {
     const char *files[] = { "tests/front/matmul.py", "tests/front/matmul_after_tile.py", "tests/front/constructs.py",
-                            "tests/front/with_python.py" };
+                            "tests/front/with_python.py", "tests/front/control.py" };
     uint64_t seed = 0x9E3779B97F4A7C15ull;
-    int before = test_failed;
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < 5; f++) {
         size_t len;
         char *orig = base_read_file(files[f], &len);
+        CHECK(orig != NULL);
         if (!orig) continue;
-        for (int i = 0; i < 300; i++) fuzz_one(orig, &seed, i % 3);
+        int bad = 0;
+        for (int i = 0; i < 500; i++) bad += !fuzz_one(orig, &seed, i % 3);
+        CHECK_MSG(bad == 0, "%s: %d mutated inputs were not rejected with exactly one error", files[f], bad);
         free(orig);
     }
-    CHECK(test_failed == before);
 }
 
 int main(void) {
@@ -495,6 +539,7 @@ int main(void) {
     RUN(printed_structure);
     RUN(printer_renaming);
     RUN(equality);
+    RUN(equality_attr_literals);
     RUN(errors);
     RUN(fuzz);
     return test_summary();
