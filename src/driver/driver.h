@@ -83,9 +83,17 @@ typedef struct DrvKernel {
     int races, sync_errors;
 } DrvKernel;
 
+/* One runtime task of the last run (simulated cycles). */
+typedef struct DrvTask {
+    int id;
+    const char *kernel, *core;      /* function name ("alloc_tensors" for an allocation); "aic"/"aiv"/... */
+    int64_t block_num, start, end;
+} DrvTask;
+
 typedef struct DrvRunStats {
     bool ran;
     int tasks, edges;
+    VEC(DrvTask) task_list;
     int64_t makespan_cycles;
     double wall_seconds;            /* rt_run (runtime + simulator) */
     double golden_seconds;          /* interp_run */

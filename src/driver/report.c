@@ -115,6 +115,19 @@ static void json_run(JsonW *w, const DrvSession *s) {
     json_strings(w, "sync_error_messages", r->sync_messages.data, r->sync_messages.len);
     json_key(w, "tasks"), json_int(w, r->tasks);
     json_key(w, "edges"), json_int(w, r->edges);
+    json_key(w, "task_list"), json_arr_begin(w);
+    for (int i = 0; i < r->task_list.len; i++) {
+        const DrvTask *t = &r->task_list.data[i];
+        json_obj_begin(w);
+        json_key(w, "id"), json_int(w, t->id);
+        json_key(w, "kernel"), json_str(w, t->kernel ? t->kernel : "");
+        json_key(w, "core"), json_str(w, t->core ? t->core : "");
+        json_key(w, "block_num"), json_int(w, t->block_num);
+        json_key(w, "start"), json_int(w, t->start);
+        json_key(w, "end"), json_int(w, t->end);
+        json_obj_end(w);
+    }
+    json_arr_end(w);
     json_key(w, "makespan_cycles"), json_int(w, r->makespan_cycles);
     json_key(w, "makespan_us"), json_num(w, (double)r->makespan_cycles / (s->opt.target->clock_ghz * 1000.0));
     json_key(w, "run_ms"), json_num(w, r->wall_seconds * 1e3);
@@ -235,6 +248,13 @@ void drv_report_text(const DrvSession *s, StrBuf *o) {
     sb_printf(o, "runtime: %d task(s), %d edge(s), makespan %lld cycles (%.2f us), host %.2f ms\n", r->tasks, r->edges,
               (long long)r->makespan_cycles, (double)r->makespan_cycles / (s->opt.target->clock_ghz * 1000.0),
               r->wall_seconds * 1e3);
+    for (int i = 0; i < r->task_list.len && i < 32; i++) {
+        const DrvTask *t = &r->task_list.data[i];
+        sb_printf(o, "  task %d %s (%s, %lld block%s): cycles [%lld, %lld)\n", t->id, t->kernel ? t->kernel : "?",
+                  t->core ? t->core : "?", (long long)t->block_num, t->block_num == 1 ? "" : "s", (long long)t->start,
+                  (long long)t->end);
+    }
+    if (r->task_list.len > 32) sb_printf(o, "  ... %d more tasks\n", r->task_list.len - 32);
     if (!s->opt.race_check) sb_puts(o, "race check: off\n");
     else if (r->race_messages.len == 0 && r->sync_messages.len == 0) sb_puts(o, "race check: clean\n");
     for (int i = 0; i < r->race_messages.len; i++) sb_printf(o, "race: %s\n", r->race_messages.data[i]);

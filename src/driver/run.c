@@ -149,6 +149,7 @@ void drv_run_reset(DrvSession *s) {
     vec_free(&r->race_messages);
     vec_free(&r->sync_messages);
     free(r->deps_json);
+    vec_free(&r->task_list);
     memset(r, 0, sizeof *r);
     for (int i = 0; i < s->kernels.len; i++) {
         DrvKernel *k = &s->kernels.data[i];
@@ -223,6 +224,11 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     s->run.wall_seconds = base_now_seconds() - t0;
     s->run.ran = ok;
     s->run.tasks = res.tasks.len;
+    for (int i = 0; i < res.tasks.len; i++) {
+        const RtTaskInfo *t = &res.tasks.data[i];
+        DrvTask d = { t->id, t->kernel, t->core, t->block_num, t->start, t->end };
+        vec_push(&s->run.task_list, d);
+    }
     s->run.edges = res.nedges;
     s->run.makespan_cycles = res.makespan_cycles;
     s->run.deps_json = res.deps_json;

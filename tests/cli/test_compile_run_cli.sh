@@ -138,6 +138,11 @@ if run chain 0 run tests/e2e/mm_chain.py --json; then
     has chain-k0 "$OUT" '"name":"chain_incore_0"'
     has chain-k1 "$OUT" '"name":"chain_incore_1"'
     has chain-fp32-tol "$OUT" '"atol":0.0001,"rtol":0.0001'
+    grep -qE '"kernel":"chain_incore_0","core":"aic","block_num":1,"start":[0-9]+,"end":[0-9]+\},\{"id":[0-9]+,"kernel":"chain_incore_1"' "$OUT" \
+        && ok chain-task-order || ko chain-task-order "$(grep -o '"task_list":[^]]*' "$OUT")"
+    e0=$(grep -o '"kernel":"chain_incore_0"[^}]*' "$OUT" | sed 's/.*"end":\([0-9]*\).*/\1/')
+    s1=$(grep -o '"kernel":"chain_incore_1"[^}]*' "$OUT" | sed 's/.*"start":\([0-9]*\).*/\1/')
+    [ -n "$e0" ] && [ -n "$s1" ] && [ "$s1" -ge "$e0" ] && ok chain-dependency || ko chain-dependency "task 1 starts at $s1 before task 0 ends at $e0"
 fi
 
 # ---- run --keep ----
@@ -146,6 +151,9 @@ if run keep 0 run examples/matmul.py --keep "$TMP/k"; then
     has keep-deps-tasks "$TMP/k/run/deps.json" '"tasks"'
     file keep-summary "$TMP/k/report/summary.json"
     file keep-dump "$TMP/k/passes_dump/00_frontend.py"
+    has keep-timeline "$TMP/k/report/timeline.json" '{"traceEvents":[{"name":"matmul_incore_0","ph":"X","pid":0,"tid":"aic"'
+    has keep-summary-ran "$TMP/k/report/summary.json" '"ran":true'
+    [ ! -e "$TMP/o/report/timeline.json" ] && ok compile-no-timeline || ko compile-no-timeline "timeline.json without a run"
 fi
 
 # ---- run errors ----
