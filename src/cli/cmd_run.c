@@ -3,6 +3,7 @@
  *
  *   ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]
  *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--threads N] [--[no-]verify-roundtrip]
+ *            [--in NAME=file.npy]... [--out NAME=file.npy]...
  * Exit 0 only when the outputs are within tolerance and no race or sync error was found; 1 on any
  * error or failed check; 2 on a usage error. */
 #include <stdio.h>
@@ -15,10 +16,13 @@ static void run_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]\n"
             "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--threads N] [--[no-]verify-roundtrip]\n"
+            "                [--in NAME=file.npy]... [--out NAME=file.npy]...\n"
             "  --json          print exactly one JSON object on stdout (see docs/cli.md)\n"
             "  --keep DIR      write the output tree (passes_dump/, ptoas/, report/, run/deps.json) to DIR\n"
             "  --seed N        seed of the random inputs (default 1)\n"
-            "  --no-race-check do not run the simulator's race detector\n");
+            "  --no-race-check do not run the simulator's race detector\n"
+            "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values\n"
+            "  --out NAME=F    write output parameter NAME (simulated result) to the .npy file F\n");
 }
 
 static void emit(DrvSession *s, bool json, bool compiled) {
@@ -34,17 +38,38 @@ static void emit(DrvSession *s, bool json, bool compiled) {
     sb_free(&sb);
 }
 
+/* --in / --out NAME=FILE, bound after the program is loaded. */
+typedef struct { const char *arg; bool output; } Bind;
+
+static bool bind_all(DrvSession *s, const Bind *b, int n) {
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(b[i].arg, '=');
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - b[i].arg), b[i].arg);
+        if (!drv_bind_file(s, name, eq + 1, b[i].output)) return false;
+    }
+    return true;
+}
+
 int cli_run(int argc, char **argv) {
     DrvOptions o;
     drv_options_defaults(&o);
     const char *prog = NULL, *keep = NULL;
     bool json = false;
+    Bind binds[64];
+    int nbinds = 0;
     for (int i = 1; i < argc; i++) {
         int r = cli_common_option(argc, argv, &i, &o);
         if (r < 0) return 2;
         if (r) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return run_usage(stdout), 0;
-        if (!strcmp(argv[i], "--keep") && i + 1 < argc) keep = argv[++i];
+        if ((!strcmp(argv[i], "--in") || !strcmp(argv[i], "--out")) && i + 1 < argc) {
+            const char *eq = strchr(argv[i + 1], '=');
+            if (!eq || eq == argv[i + 1] || !eq[1] || nbinds == 64)
+                return fprintf(stderr, "ptoc run: %s expects NAME=file.npy, got '%s'\n", argv[i], argv[i + 1]), 2;
+            binds[nbinds++] = (Bind){ argv[i + 1], argv[i][2] == 'o' };
+            i++;
+        } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) keep = argv[++i];
         else if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--no-race-check")) o.race_check = false;
         else if (argv[i][0] == '-' || prog) return fprintf(stderr, "ptoc run: unexpected argument '%s'\n", argv[i]), run_usage(stderr), 2;
@@ -56,7 +81,7 @@ int cli_run(int argc, char **argv) {
     cli_split_program(prog, &path, &entry);
     DrvSession *s = drv_new(&o);
     if (keep) drv_output_prepare(s, keep);
-    bool compiled = drv_load_file(s, path, entry) && drv_compile(s);
+    bool compiled = drv_load_file(s, path, entry) && bind_all(s, binds, nbinds) && drv_compile(s);
     bool ok = compiled && drv_run_random(s) && drv_run_ok(s);
     if (keep && compiled && !drv_write_outputs(s, keep)) ok = false;
     cli_print_diags(s, false);

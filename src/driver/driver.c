@@ -91,6 +91,8 @@ void drv_free(DrvSession *s) {
     drv_run_reset(s);
     drv_pool_free(s);
     if (s->ir) ir_ctx_free(s->ir);
+    for (int i = 0; i < s->bindings.len; i++) free(s->bindings.data[i].path);
+    vec_free(&s->bindings);
     free(s->params);
     free(s->path);
     free(s->text);
@@ -218,6 +220,24 @@ const DrvKernel *drv_kernel(const DrvSession *s, int i) { return &s->kernels.dat
 int drv_num_tiles(const DrvSession *s) { return s->tiles.len; }
 const DrvTile *drv_tile(const DrvSession *s, int i) { return &s->tiles.data[i]; }
 const DrvRunStats *drv_run_stats(const DrvSession *s) { return &s->run; }
+
+bool drv_bind_file(DrvSession *s, const char *name, const char *path, bool output) {
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        if (strcmp(p->name, name)) continue;
+        if (!p->is_tensor || (output ? p->dir == PD_IN : p->dir == PD_OUT)) {
+            diag_error(&s->diag, SPAN_NONE, "parameter '%s' is %s; %s needs %s", name,
+                       p->dir == PD_IN ? "an input" : p->dir == PD_OUT ? "an output" : "in-out",
+                       output ? "--out" : "--in", output ? "an Out or InOut tensor" : "an In or InOut tensor");
+            return false;
+        }
+        DrvBinding b = { i, strdup(path), output };
+        vec_push(&s->bindings, b);
+        return true;
+    }
+    diag_error(&s->diag, SPAN_NONE, "'%s' has no parameter named '%s'", drv_entry_name(s), name);
+    return false;
+}
 
 void drv_output_prepare(DrvSession *s, const char *dir) {
     (void)dir;

@@ -134,10 +134,14 @@ const DrvTile *drv_tile(const DrvSession *s, int i);
 /* Runs the compiled program with caller buffers (one per parameter, packed row-major in its dtype).
  * With options golden, the inputs are copied first and the outputs compared with interp_run. */
 bool drv_run(DrvSession *s, void **bufs, int nbufs);
-/* Allocates the parameters, fills inputs with seeded random values, zero-fills outputs, runs with
- * the golden comparison. */
+/* Allocates the parameters, fills inputs with seeded random values (or reads the .npy bound with
+ * drv_bind_file), zero-fills outputs, runs with the golden comparison, writes bound outputs. */
 bool drv_run_random(DrvSession *s);
 const DrvRunStats *drv_run_stats(const DrvSession *s);
+/* Binds parameter `name` to a .npy file for drv_run_random: an input read instead of random values
+ * (output == false; In/InOut parameters), or an output written after the run (output == true;
+ * Out/InOut). false with a diagnostic for an unknown name or a wrong direction. */
+bool drv_bind_file(DrvSession *s, const char *name, const char *path, bool output);
 /* Exit verdict of a run: compared within tolerance (when compared) and no race / sync error. */
 bool drv_run_ok(const DrvSession *s);
 
@@ -153,6 +157,10 @@ void drv_perf_hints(const DrvSession *s, StrBuf *out);
  * see drv_output_prepare), ptoas/, orchestration/, report/; run/deps.json after a run. */
 void drv_output_prepare(DrvSession *s, const char *dir);   /* sets dump_dir to DIR/passes_dump */
 bool drv_write_outputs(DrvSession *s, const char *dir);
+
+/* .npy files (npy.c): dtype and shape must match the parameter. */
+bool drv_npy_read(const char *path, const DrvParam *p, void *dst, char *err, size_t errlen);
+bool drv_npy_write(const char *path, const DrvParam *p, const void *data, char *err, size_t errlen);
 
 /* ---- shared between the driver files (not for the CLI) ---- */
 /* Random fill of one buffer: uniform [-1, 1) rounded to dtype (INT types: [-8, 8)). */

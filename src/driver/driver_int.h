@@ -10,6 +10,8 @@
 
 typedef struct DrvDump { char *file; char *text; } DrvDump;     /* "03_after_OutlineIncoreScopes.py" */
 
+typedef struct DrvBinding { int param; char *path; bool output; } DrvBinding;   /* --in / --out */
+
 typedef struct DrvCore { void *core; CoreKind kind; bool busy; } DrvCore;   /* SimCore pool entry */
 
 struct DrvSession {
@@ -27,6 +29,7 @@ struct DrvSession {
     Program *prog;                  /* rewritten by the passes */
     const Function *entry_fn;       /* in source */
     DrvParam *params; int nparams;
+    VEC(DrvBinding) bindings;
     bool loaded, compiled;
     /* compile products */
     VEC(DrvDump) dumps;

@@ -261,6 +261,23 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
     return ok;
 }
 
+/* Reads (output == false) or writes the bound .npy files. */
+static bool bound_files(DrvSession *s, void **bufs, bool output) {
+    char err[512];
+    for (int i = 0; i < s->bindings.len; i++) {
+        const DrvBinding *b = &s->bindings.data[i];
+        if (b->output != output) continue;
+        const DrvParam *p = &s->params[b->param];
+        bool ok = output ? drv_npy_write(b->path, p, bufs[b->param], err, sizeof err)
+                         : drv_npy_read(b->path, p, bufs[b->param], err, sizeof err);
+        if (!ok) {
+            diag_error(&s->diag, SPAN_NONE, "%s", err);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool drv_run_random(DrvSession *s) {
     if (!s->compiled && !drv_compile(s)) return false;
     void **bufs = calloc((size_t)s->nparams + 1, sizeof *bufs);
@@ -272,7 +289,8 @@ bool drv_run_random(DrvSession *s) {
     }
     bool golden = s->opt.golden;
     s->opt.golden = true;
-    bool ok = drv_run(s, bufs, s->nparams);
+    bool ok = bound_files(s, bufs, false) && drv_run(s, bufs, s->nparams);
+    ok = ok && bound_files(s, bufs, true);
     s->opt.golden = golden;
     for (int i = 0; i < s->nparams; i++) free(bufs[i]);
     free(bufs);

@@ -156,6 +156,31 @@ if run keep 0 run examples/matmul.py --keep "$TMP/k"; then
     [ ! -e "$TMP/o/report/timeline.json" ] && ok compile-no-timeline || ko compile-no-timeline "timeline.json without a run"
 fi
 
+# ---- --in / --out .npy ----
+if run npy-out 0 run examples/matmul.py --out c="$TMP/c.npy"; then
+    has npy-out-header "$TMP/c.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (128, 128), }"
+    sz=$(wc -c < "$TMP/c.npy")
+    [ "$sz" -eq $((128 + 128 * 128 * 4)) ] && ok npy-out-size || ko npy-out-size "$sz bytes"
+    head -c 8 "$TMP/c.npy" | od -An -tx1 | grep -q "93 4e 55 4d 50 59 01 00" && ok npy-out-magic || ko npy-out-magic "bad magic"
+    # a file written for one parameter is checked against another's dtype and shape
+    run npy-in-dtype 1 run examples/matmul.py --in a="$TMP/c.npy" && has npy-in-dtype-msg "$ERR" "has dtype '<f4' but parameter 'a' is FP16"
+    run npy-in-shape 1 run tests/e2e/mm_fp32.py --in a="$TMP/c.npy" && has npy-in-shape-msg "$ERR" "has shape (128, 128) but parameter 'a'"
+    # all-ones FP32 inputs written here byte by byte: z = x @ y is 128.0 everywhere, exactly
+    printf 'import pypto.language as pl\n\n@pl.jit\ndef sq(x: pl.Tensor[[128, 128], pl.FP32], y: pl.Tensor[[128, 128], pl.FP32],\n       z: pl.Out[pl.Tensor[[128, 128], pl.FP32]]):\n    with pl.at(level=pl.Level.CORE_GROUP):\n        z[:] = pl.matmul(x, y, out_dtype=pl.FP32)\n    return z\n' > "$TMP/sq.py"
+    head -c 128 "$TMP/c.npy" > "$TMP/ones.npy"
+    printf '\x00\x00\x80\x3f%.0s' $(seq 16384) >> "$TMP/ones.npy"
+    if run npy-in-ok 0 run "$TMP/sq.py" --in x="$TMP/ones.npy" --in y="$TMP/ones.npy" --out z="$TMP/z.npy" --json; then
+        has npy-in-ok-json "$OUT" '"ok":true'
+        vals=$(tail -c 65536 "$TMP/z.npy" | od -An -tx4 -v | tr -s ' \n' '\n' | grep . | sort -u | tr '\n' ' ')
+        [ "$vals" = "43000000 " ] && ok npy-in-values || ko npy-in-values "z holds $vals"
+    fi
+fi
+run npy-in-output 1 run examples/matmul.py --in c=x.npy && has npy-in-output-msg "$ERR" "parameter 'c' is an output; --in needs an In or InOut tensor"
+run npy-out-input 1 run examples/matmul.py --out a=x.npy && has npy-out-input-msg "$ERR" "parameter 'a' is an input; --out needs an Out or InOut tensor"
+run npy-unknown 1 run examples/matmul.py --in zz=x.npy && has npy-unknown-msg "$ERR" "'matmul' has no parameter named 'zz'"
+run npy-missing 1 run examples/matmul.py --in a="$TMP/none.npy" && has npy-missing-msg "$ERR" "cannot read"
+run npy-usage 2 run examples/matmul.py --in a
+
 # ---- run errors ----
 run run-missing 1 run "$TMP/none.py"
 run run-error 1 run tests/e2e/errors/unknown_op.py && has run-error-gcc "$ERR" "error:"
