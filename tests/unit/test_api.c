@@ -251,6 +251,42 @@ TEST(test_race_reported) {
     drv_free(s);
 }
 
+TEST(test_npy) {
+    char err[256];
+    DrvParam v = { .name = "v", .dtype = DT_INT32, .rank = 1, .shape = { 5 }, .dir = PD_IN, .is_tensor = true,
+                   .numel = 5, .bytes = 20 };
+    int32_t in[5] = { 1, -2, 3, -4, 5 }, out[5] = { 0 };
+    CHECK(drv_npy_write("/tmp/ptoc_test_v.npy", &v, in, err, sizeof err));
+    size_t len;
+    char *raw = base_read_file("/tmp/ptoc_test_v.npy", &len);
+    CHECK_EQ_INT(len, 128 + 20);
+    CHECK(raw && strstr(raw + 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (5,), }") == raw + 10);
+    CHECK_EQ_INT(raw ? raw[127] : 0, '\n');
+    free(raw);
+    CHECK(drv_npy_read("/tmp/ptoc_test_v.npy", &v, out, err, sizeof err));
+    CHECK(memcmp(in, out, sizeof in) == 0);
+    DrvParam w = v;
+    w.shape[0] = 6, w.numel = 6, w.bytes = 24;
+    CHECK(!drv_npy_read("/tmp/ptoc_test_v.npy", &w, out, err, sizeof err));
+    CHECK_CONTAINS(err, "has shape (5,) but parameter 'v'");
+    DrvParam h = { .name = "h", .dtype = DT_BF16, .rank = 2, .shape = { 1, 2 }, .dir = PD_IN, .is_tensor = true,
+                   .numel = 2, .bytes = 4 };
+    uint16_t hb[2] = { 0x3f80, 0xbf80 }, hr[2] = { 0 };
+    CHECK(drv_npy_write("/tmp/ptoc_test_h.npy", &h, hb, err, sizeof err));
+    raw = base_read_file("/tmp/ptoc_test_h.npy", &len);
+    CHECK(raw && strstr(raw + 10, "'descr': '|V2'"));
+    free(raw);
+    CHECK(drv_npy_read("/tmp/ptoc_test_h.npy", &h, hr, err, sizeof err));
+    CHECK_EQ_INT(hr[1], 0xbf80);
+    CHECK(!drv_npy_read("/tmp/ptoc_test_h.npy", &v, out, err, sizeof err));
+    CHECK_CONTAINS(err, "has dtype '|V2' but parameter 'v' is INT32");
+    CHECK(!drv_npy_read("/nonexistent.npy", &v, out, err, sizeof err));
+    CHECK(base_write_file("/tmp/ptoc_test_bad.npy", "hello", 5));
+    CHECK(!drv_npy_read("/tmp/ptoc_test_bad.npy", &v, out, err, sizeof err));
+    CHECK_CONTAINS(err, "is not a .npy file");
+    remove("/tmp/ptoc_test_v.npy"), remove("/tmp/ptoc_test_h.npy"), remove("/tmp/ptoc_test_bad.npy");
+}
+
 int main(void) {
     RUN(test_options);
     RUN(test_load_errors);
@@ -259,5 +295,6 @@ int main(void) {
     RUN(test_run_random_and_dumps);
     RUN(test_random_values);
     RUN(test_race_reported);
+    RUN(test_npy);
     return test_summary();
 }
