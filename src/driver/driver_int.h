@@ -38,6 +38,7 @@ struct DrvSession {
     VEC(DrvKernel) kernels;
     Arena *karena;                  /* kernels' arena */
     char *orch;                     /* orchestration C++ or NULL */
+    char out_made[32];              /* output.c: the subdirectory created last */
     double compile_seconds;
     /* run */
     DrvRunStats run;

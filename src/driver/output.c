@@ -10,13 +10,18 @@
 
 #include <string.h>
 
+/* DIR/sub/file; the subdirectory is created on first use only (mkdir is slow on some file systems). */
 static bool put(DrvSession *s, const char *dir, const char *sub, const char *file, const char *text) {
-    StrBuf d = {0}, p = {0};
-    sb_printf(&d, "%s/%s", dir, sub);
-    sb_printf(&p, "%s/%s", sb_cstr(&d), file);
-    bool ok = base_mkdir_p(sb_cstr(&d)) && base_write_file(sb_cstr(&p), text, strlen(text));
+    StrBuf p = {0};
+    sb_printf(&p, "%s/%s", dir, sub);
+    bool ok = true;
+    if (strcmp(s->out_made, sub)) {
+        ok = base_mkdir_p(sb_cstr(&p));
+        snprintf(s->out_made, sizeof s->out_made, "%s", sub);
+    }
+    sb_printf(&p, "/%s", file);
+    ok = ok && base_write_file(sb_cstr(&p), text, strlen(text));
     if (!ok) diag_error(&s->diag, SPAN_NONE, "cannot write '%s'", sb_cstr(&p));
-    sb_free(&d);
     sb_free(&p);
     return ok;
 }
@@ -57,6 +62,7 @@ static bool put_timeline(DrvSession *s, const char *dir) {
 
 bool drv_write_outputs(DrvSession *s, const char *dir) {
     bool ok = base_mkdir_p(dir);
+    s->out_made[0] = 0;
     if (!ok) {
         diag_error(&s->diag, SPAN_NONE, "cannot create directory '%s'", dir);
         return false;
