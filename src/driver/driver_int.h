@@ -46,6 +46,8 @@ struct DrvSession {
     VEC(DrvCore) pool;
 };
 
+/* svg.c: report/memory.svg */
+void drv_memory_svg(const DrvSession *s, StrBuf *out);
 /* compile.c */
 bool drv_compile_impl(DrvSession *s);
 void drv_compile_reset(DrvSession *s);

@@ -4,6 +4,7 @@
  *   DIR/orchestration/<entry>.cpp                          (when the orchestration emitter is linked)
  *   DIR/report/perf_hints.log                              (one "CODE file:line: message" per line)
  *   DIR/report/summary.json                                (the report of drv_report_json)
+ *   DIR/report/memory.svg                                  (the on-chip memory map per kernel)
  *   DIR/report/timeline.json                               (after a run: Chrome trace of the tasks)
  *   DIR/run/deps.json                                      (after a run with capture_deps) */
 #include "driver/driver_int.h"
@@ -85,6 +86,9 @@ bool drv_write_outputs(DrvSession *s, const char *dir) {
     drv_report_json(s, &sb);
     sb_putc(&sb, '\n');
     ok = ok && put(s, dir, "report", "summary.json", sb_cstr(&sb));
+    sb.len = 0;
+    drv_memory_svg(s, &sb);
+    ok = ok && put(s, dir, "report", "memory.svg", sb_cstr(&sb));
     sb_free(&sb);
     if (ok && s->run.ran) ok = put_timeline(s, dir);
     if (ok && s->run.deps_json) ok = put(s, dir, "run", "deps.json", s->run.deps_json);

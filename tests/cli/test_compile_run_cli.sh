@@ -64,6 +64,11 @@ if run compile-o 0 compile examples/matmul.py --verify-roundtrip -o "$TMP/o"; th
     file o-frontend "$TMP/o/passes_dump/00_frontend.py"
     file o-summary "$TMP/o/report/summary.json"
     file o-hints "$TMP/o/report/perf_hints.log" empty
+    has o-svg "$TMP/o/report/memory.svg" '<svg xmlns="http://www.w3.org/2000/svg"'
+    has o-svg-kernel "$TMP/o/report/memory.svg" 'matmul_incore_0 (aic, target a2a3)'
+    has o-svg-mat "$TMP/o/report/memory.svg" '<title>b__tile: addr 131072, 131072 bytes</title>'
+    has o-svg-fill "$TMP/o/report/memory.svg" '50% of 524288'
+    [ "$(grep -c '<rect' "$TMP/o/report/memory.svg")" -ge 11 ] && ok o-svg-rects || ko o-svg-rects "too few boxes"
     npto=$(ls "$TMP/o/ptoas/"*.pto 2>/dev/null | wc -l)
     [ "$npto" -ge 1 ] && ok o-pto || ko o-pto "no ptoas/*.pto"
     pto=$(ls "$TMP/o/ptoas/"*.pto 2>/dev/null | head -n 1)
