@@ -43,10 +43,12 @@ int ptoc_set_option(ptoc_program *p, const char *key, const char *value) {
 }
 
 int ptoc_load_file(ptoc_program *p, const char *path, const char *entry) {
+    if (!path) diag_error(drv_diag(p->s), SPAN_NONE, "ptoc_load_file: path is NULL");
     return status(p, path && drv_load_file(p->s, path, entry));
 }
 
 int ptoc_load_text(ptoc_program *p, const char *name, const char *text, const char *entry) {
+    if (!text) diag_error(drv_diag(p->s), SPAN_NONE, "ptoc_load_text: text is NULL");
     return status(p, text && drv_load_text(p->s, name, text, entry));
 }
 

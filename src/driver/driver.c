@@ -183,9 +183,19 @@ bool drv_load_text(DrvSession *s, const char *name, const char *text, const char
         return false;
     }
     if (!collect_params(s)) return false;
-    /* the copy the passes rewrite: a second parse of the same text (cannot fail now) */
+    /* the copy the passes rewrite: a second parse of the same text (cannot fail now; its warnings
+     * would repeat the first parse's, so they go to a scratch sink) */
+    DiagSink again;
+    diag_init(&again);
+    s->ir->diag = &again;
     s->prog = front_parse(s->ir, &s->src, s->entry);
-    if (!s->prog || s->diag.nerrors > errors) return false;
+    s->ir->diag = &s->diag;
+    bool ok = s->prog && again.nerrors == 0;
+    diag_free(&again);
+    if (!ok) {
+        diag_error(&s->diag, SPAN_NONE, "internal: the second parse of '%s' failed", s->path);
+        return false;
+    }
     s->loaded = true;
     return true;
 }
