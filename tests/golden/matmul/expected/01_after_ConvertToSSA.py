@@ -1,0 +1,11 @@
+# pypto.program: matmul
+import pypto.language as pl
+
+
+@pl.program
+class matmul:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def matmul(self, a: pl.Tensor[[128, 512], pl.FP16], b: pl.Tensor[[512, 128], pl.FP16], c: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            c__ssa_v0: pl.Tensor[[128, 128], pl.FP32] = pl.tensor.assemble(c, pl.tensor.matmul(a, b, out_dtype=pl.FP32), [0, 0])
+        return c__ssa_v0

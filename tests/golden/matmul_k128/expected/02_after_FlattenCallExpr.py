@@ -1,0 +1,12 @@
+# pypto.program: matmul_k128
+import pypto.language as pl
+
+
+@pl.program
+class matmul_k128:
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def matmul_k128(self, a: pl.Tensor[[128, 128], pl.FP16], b: pl.Tensor[[128, 128], pl.FP16], c: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t__tmp_v0: pl.Tensor[[128, 128], pl.FP32] = pl.tensor.matmul(a, b, out_dtype=pl.FP32)
+            c__ssa_v0: pl.Tensor[[128, 128], pl.FP32] = pl.tensor.assemble(c, t__tmp_v0, [0, 0])
+        return c__ssa_v0
