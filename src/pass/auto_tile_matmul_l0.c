@@ -20,6 +20,7 @@ typedef struct {
     Expr *lhs, *rhs;        /* Mat operands */
     DType acc;
     const char *base;       /* name hint of the result */
+    int64_t mvalid;         /* valid rows of the left operand (< its rows when M was padded to the box) */
 } Emit;
 
 static Expr *idx(Emit *e, int64_t v) { return ir_const_int(e->ctx->ir, v, DT_INDEX); }
@@ -116,8 +117,22 @@ static Expr *emit_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, i
     return cur;
 }
 
+/* A tile whose rows [row0, row0 + rows) run past the left operand's valid rows is narrowed with
+ * tile.set_validshape, so that its store writes only the valid rows (the padded rows exist only to
+ * keep tiles whole boxes). Loop iterations never need it: loops cover fully valid row blocks. */
+static Expr *narrow_rows(Emit *e, Expr *tile, Expr *row0) {
+    int64_t r0;
+    if (!ir_is_const_int(row0, &r0) || r0 + ir_type_dim(tile->type, 0) <= e->mvalid) return tile;
+    Expr *args[3] = { tile, idx(e, e->mvalid - r0), tile->type->shape[1] };
+    return ir_ref(bind(e, "valid", call(e, OP_TILE_SET_VALIDSHAPE, args, 3, MS_NONE)));
+}
+
+/* Row blocks of the output covered by a loop: only blocks fully inside the valid rows. */
+static int64_t full_row_blocks(const Emit *e, int64_t m) { return e->mvalid / m; }
+
 /* out' = tile.store(sub, [br + mi, bc + ni], out) */
 static Expr *store_sub(Emit *e, Expr *sub, Expr *br, Expr *bc, Expr *mi, Expr *ni, Expr *out) {
+    sub = narrow_rows(e, sub, mi);
     Expr *offs[2] = { add(e, br, mi), add(e, bc, ni) };
     Expr *args[3] = { sub, ir_tuple(e->ctx->ir, offs, 2), out };
     return ir_ref(bind(e, "out", call(e, OP_TILE_STORE, args, 3, MS_NONE)));
@@ -162,7 +177,7 @@ static Expr *close_loop(Emit *e, Stmt *loop, Expr *yielded) {
 static Expr *full_k_outer_body(Emit *e, const Grid *g, Expr *o, int64_t os, Expr *out) {
     Var *panel = g->rows_outer ? extract(e, true, o, idx(e, 0), os, g->K) : extract(e, false, idx(e, 0), o, g->K, os);
     int64_t inner_total = g->rows_outer ? g->N : g->M, step = g->rows_outer ? g->n : g->m;
-    int64_t full = inner_total / step, rest = inner_total - full * step;
+    int64_t full = g->rows_outer ? inner_total / step : full_row_blocks(e, step), rest = inner_total - full * step;
     if (full >= 2) {
         Emit body;
         Var *iv, *carry;
@@ -186,7 +201,7 @@ static Expr *full_k_outer_body(Emit *e, const Grid *g, Expr *o, int64_t os, Expr
 
 static Expr *emit_full_k_grid(Emit *e, const Grid *g, Expr *out) {
     int64_t total = g->rows_outer ? g->M : g->N, step = g->rows_outer ? g->m : g->n;
-    int64_t full = total / step, rest = total - full * step;
+    int64_t full = g->rows_outer ? full_row_blocks(e, step) : total / step, rest = total - full * step;
     if (full >= 2) {
         Emit body;
         Var *iv, *carry;
@@ -299,13 +314,17 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     vec_push(&w->ctx->tiles, tc);
     if (r.m == M && r.n == N && r.k == K) return true;
     Var *x = s->assign.var;
-    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name };
+    TileView lv = ir_effective_view(lhs->type);
+    int64_t mvalid = M;
+    if (lv.nvalid == 2 && !ir_is_const_int(lv.valid_shape[0], &mvalid)) mvalid = M;
+    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid };
     Expr *final;
     VarMap m = {0};
     if (r.m == M && r.n == N) {
         l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
         Expr *init = acc_form ? c->call.args[0] : NULL, *upred = acc_form && c->call.nargs == 4 ? c->call.args[3] : NULL;
         final = emit_split_k(&e, ir_const_int(w->ctx->ir, 0, DT_INDEX), ir_const_int(w->ctx->ir, 0, DT_INDEX), M, N, r.k, K, init, upred);
+        if (!acc_form) final = narrow_rows(&e, final, idx(&e, 0));
         ir_varmap_put(&m, x, final);
     } else {
         int st = acc_form ? -1 : find_direct_store(w, l, *at, x);
