@@ -73,10 +73,12 @@ static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) 
                       (long long)slots[i].size, (long long)slots[i].addr);
             sb_free(&names);
         }
-        diag_add(ctx->diag, DIAG_NOTE, f->span, NULL,
-                 "%s holds %s; L1 tiling is not automatic: block the reduction yourself, e.g. "
-                 "`for k in pl.pipeline(1, K // 256, stage=2):` over pl.matmul_acc of 256-wide slices",
-                 memspace_name((MemSpace)sp), sb_cstr(&sb));
+        const char *fix = sp == MS_MAT
+            ? "L1 tiling is not automatic: load smaller operands (slice the reduction and accumulate into the output, "
+              "or split the output across several pl.at regions)"
+            : "the L0 working set does not fit: shrink the operands of the matmul (the chooser only sees one matmul "
+              "at a time), or lower the pipeline depth";
+        diag_add(ctx->diag, DIAG_NOTE, f->span, NULL, "%s holds %s; %s", memspace_name((MemSpace)sp), sb_cstr(&sb), fix);
         sb_free(&sb);
         return false;
     }
@@ -103,7 +105,8 @@ static bool allocate_function(PassCtx *ctx, Function *f) {
 }
 
 bool pass_allocate_memory_addr(Program *p, PassCtx *ctx) {
-    if (ctx->planner == PLANNER_PTOAS) return true;
+    /* PTOAS would place addr-less tiles itself; ptoc bakes addresses under every planner so the
+     * simulator can run the kernel. */
     for (int i = 0; i < p->nfuncs; i++)
         if (ir_functype_is_incore(p->funcs[i]->type) && !allocate_function(ctx, p->funcs[i])) return false;
     return true;

@@ -1,5 +1,6 @@
-/* MemoryReuse (PYPTO planner only)
- * Requires: HasMemRefs (one tile.alloc per base at the top of each kernel).
+/* MemoryReuse
+ * Requires: HasMemRefs (one tile.alloc per base at the top of each kernel). Runs under every memory
+ *           planner (PYPTO exactly; DSA_RP / PTOAS approximated, see pass_memory_reuse).
  * Produces: bases whose lifetimes do not overlap merged onto one buffer, per memory space; the
  *           pipeline_membership attrs consumed and stripped; unreferenced allocs dropped.
  * Does: lifetimes from a linear pre-order numbering (a value defined outside a loop and used in it
@@ -262,8 +263,10 @@ static void reuse_function(PassCtx *ctx, Function *f) {
     free(r.bases);
 }
 
+/* Under DSA_RP and PTOAS the reference plans storage elsewhere (a DSA solver, or ptoas itself);
+ * ptoc approximates both with this lifetime packing so every planner yields addresses the
+ * simulator can run. */
 bool pass_memory_reuse(Program *p, PassCtx *ctx) {
-    if (ctx->planner != PLANNER_PYPTO) return true;
     for (int i = 0; i < p->nfuncs; i++)
         if (ir_functype_is_incore(p->funcs[i]->type)) reuse_function(ctx, p->funcs[i]);
     return true;
