@@ -45,6 +45,12 @@ int dtype_bytes(DType t);                 /* 0 for sub-byte types */
 bool dtype_is_float(DType t);
 bool dtype_is_int(DType t);               /* signed, unsigned, INDEX */
 DType dtype_from_name(const char *s);     /* DT_NONE when unknown */
+/* One packed element of type t at p, as a double (FP16/BF16 bit patterns, FP32, bool, integers);
+ * 0 for types without a byte layout (sub-byte, FP8). */
+double dtype_read(DType t, const void *p);
+/* Python floor division and modulo on int64 (b != 0; INT64_MIN / -1 wraps). */
+int64_t floordiv_i64(int64_t a, int64_t b);
+int64_t floormod_i64(int64_t a, int64_t b);
 
 /* Memory spaces, with the IR enum values of the spec. */
 #define PTOC_MEMSPACES(X)            \

@@ -1,5 +1,6 @@
 /* numeric: IEEE binary16 and bfloat16 conversions, round to nearest even (as FIXPIPE narrows). */
 #include "base/base.h"
+#include "base/dtype.h"
 
 #include <string.h>
 
@@ -44,4 +45,33 @@ uint16_t f32_to_bf16(float f) {
     if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
     uint32_t rounding = 0x7fff + ((u >> 16) & 1);
     return (uint16_t)((u + rounding) >> 16);
+}
+
+double dtype_read(DType t, const void *vp) {
+    const uint8_t *p = vp;
+    switch (t) {
+    case DT_FP16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_f32(h); }
+    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
+    case DT_FP32: { float f; memcpy(&f, p, 4); return f; }
+    case DT_BOOL: return p[0] != 0;
+    case DT_INT8: return (int8_t)p[0];
+    case DT_UINT8: return p[0];
+    case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+    case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+    case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+    case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+    case DT_INT64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+    case DT_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
+    default: return 0.0;
+    }
+}
+
+int64_t floordiv_i64(int64_t a, int64_t b) {
+    if (b == -1) return (int64_t)(0 - (uint64_t)a);
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t floormod_i64(int64_t a, int64_t b) {
+    return (int64_t)((uint64_t)a - (uint64_t)floordiv_i64(a, b) * (uint64_t)b);
 }

@@ -137,21 +137,9 @@ bool interp_dtype_supported(DType dt) {
 
 /* One packed element -> double. */
 static double load_elem(DType dt, const unsigned char *p) {
-    switch (dt) {
-    case DT_FP16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_f32(h); }
-    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
-    case DT_FP32: { float x; memcpy(&x, p, 4); return x; }
-    case DT_BOOL: return *p != 0;
-    case DT_INT8: return (int8_t)*p;
-    case DT_UINT8: return *p;
-    case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
-    case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
-    case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-    case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
-    case DT_INT64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-    case DT_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
-    default: PTOC_UNREACHABLE("unpack of %s", dtype_name(dt));
-    }
+    PTOC_ASSERT(dtype_bytes(dt) > 0 && (dtype_is_float(dt) ? dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 : true),
+                "unpack of %s", dtype_name(dt));
+    return dtype_read(dt, p);
 }
 
 /* double (already rounded to dt) -> one packed element. */

@@ -25,20 +25,6 @@ static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (
 static int64_t wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
-static int64_t floordiv_i(int64_t a, int64_t b) {
-    if (b == -1) return wrap_sub(0, a);
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-    return q;
-}
-
-static int64_t floormod_i(int64_t a, int64_t b) {
-    if (b == -1) return 0;
-    int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
-}
-
 static bool compare(BinOp op, double a, double b, InterpValue *out) {
     bool r;
     switch (op) {
@@ -62,8 +48,8 @@ static bool int_binary(InterpCtx *c, const Expr *e, int64_t a, int64_t b, Interp
     case BIN_ADD: *out = interp_int(wrap_add(a, b)); return true;
     case BIN_SUB: *out = interp_int(wrap_sub(a, b)); return true;
     case BIN_MUL: *out = interp_int(wrap_mul(a, b)); return true;
-    case BIN_FLOORDIV: *out = interp_int(floordiv_i(a, b)); return true;
-    case BIN_FLOORMOD: *out = interp_int(floormod_i(a, b)); return true;
+    case BIN_FLOORDIV: *out = interp_int(floordiv_i64(a, b)); return true;
+    case BIN_FLOORMOD: *out = interp_int(floormod_i64(a, b)); return true;
     case BIN_DIV: *out = interp_float((double)a / (double)b); return true;
     case BIN_MIN: *out = interp_int(a < b ? a : b); return true;
     case BIN_MAX: *out = interp_int(a > b ? a : b); return true;

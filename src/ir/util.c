@@ -272,18 +272,14 @@ bool ir_stmts_use_var(StmtList *l, const Var *v) {
 }
 
 /* ---- folding ---- */
-static int64_t floordiv64(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
 
 static bool fold_ints(BinOp op, int64_t a, int64_t b, int64_t *out) {
     switch (op) {
     case BIN_ADD: *out = a + b; return true;
     case BIN_SUB: *out = a - b; return true;
     case BIN_MUL: *out = a * b; return true;
-    case BIN_FLOORDIV: if (!b) return false; *out = floordiv64(a, b); return true;
-    case BIN_FLOORMOD: if (!b) return false; *out = a - floordiv64(a, b) * b; return true;
+    case BIN_FLOORDIV: if (!b) return false; *out = floordiv_i64(a, b); return true;
+    case BIN_FLOORMOD: if (!b) return false; *out = floormod_i64(a, b); return true;
     case BIN_MIN: *out = a < b ? a : b; return true;
     case BIN_MAX: *out = a > b ? a : b; return true;
     default: return false;

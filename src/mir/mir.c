@@ -103,10 +103,6 @@ MirExpr *mir_not(Kernel *k, MirExpr *a) {
     return e;
 }
 
-static int64_t floordiv(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
 
 int64_t mir_eval(const MirExpr *e, const int64_t *vars) {
     switch (e->kind) {
@@ -121,8 +117,8 @@ int64_t mir_eval(const MirExpr *e, const int64_t *vars) {
     case MB_ADD: return a + b;
     case MB_SUB: return a - b;
     case MB_MUL: return a * b;
-    case MB_FLOORDIV: PTOC_ASSERT(b != 0, "division by zero"); return floordiv(a, b);
-    case MB_FLOORMOD: PTOC_ASSERT(b != 0, "modulo by zero"); return a - floordiv(a, b) * b;
+    case MB_FLOORDIV: PTOC_ASSERT(b != 0, "division by zero"); return floordiv_i64(a, b);
+    case MB_FLOORMOD: PTOC_ASSERT(b != 0, "modulo by zero"); return floormod_i64(a, b);
     case MB_MIN: return a < b ? a : b;
     case MB_MAX: return a > b ? a : b;
     case MB_EQ: return a == b;

@@ -74,22 +74,7 @@ bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v) {
     return true;
 }
 
-double sim_read_elem(DType t, const uint8_t *p) {
-    switch (t) {
-    case DT_FP16: { uint16_t h; memcpy(&h, p, 2); return fp16_to_f32(h); }
-    case DT_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
-    case DT_FP32: { float f; memcpy(&f, p, 4); return f; }
-    case DT_INT8: return (int8_t)p[0];
-    case DT_UINT8: case DT_BOOL: return p[0];
-    case DT_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
-    case DT_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
-    case DT_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-    case DT_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
-    case DT_INT64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-    case DT_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
-    default: return 0.0;
-    }
-}
+double sim_read_elem(DType t, const uint8_t *p) { return dtype_read(t, p); }
 
 static int64_t sat(double v, double lo, double hi) {
     if (v != v) return 0;
