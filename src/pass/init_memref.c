@@ -11,6 +11,8 @@
  *   alignment). */
 #include "pass/pass.h"
 
+#include <string.h>
+
 typedef struct { PassCtx *ctx; Function *f; int n; StmtList allocs; } Init;
 
 static MemRef *memref_of(const Expr *e) { return e && e->type ? e->type->memref : NULL; }
@@ -104,6 +106,13 @@ bool pass_init_memref(Program *p, PassCtx *ctx) {
         Function *f = p->funcs[i];
         if (!ir_functype_is_incore(f->type)) continue;
         Init in = { ctx, f, 0, {0} };
+        /* a program that already carries MemRefs (a re-parsed dump) gets them derived afresh */
+        for (int j = 0; j < f->body.len; j++)
+            if (f->body.items[j]->kind == ST_ASSIGN && pass_is_op(f->body.items[j]->assign.value, OP_TILE_ALLOC)) {
+                memmove(f->body.items + j, f->body.items + j + 1, sizeof(Stmt *) * (size_t)(f->body.len - j - 1));
+                f->body.len--;
+                j--;
+            }
         for (int j = 0; j < f->params.len; j++)
             if (f->params.items[j]->type->kind == TY_TENSOR && !f->params.items[j]->type->memref)
                 fresh_for(&in, f->params.items[j], f->span);

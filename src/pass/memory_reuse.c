@@ -148,8 +148,8 @@ static int cmp_size(const void *x, const void *y) {
 static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
     Base *order[512];
     int n = 0;
-    for (int i = 0; i < r->nbases && n < 512; i++)
-        if (r->bases[i].space == sp) { r->bases[i].buffer = -1; order[n++] = &r->bases[i]; }
+    for (int i = 0; i < r->nbases && n < 512; i++)   /* unreferenced bases are dropped, never packed */
+        if (r->bases[i].space == sp && r->bases[i].def >= 0) { r->bases[i].buffer = -1; order[n++] = &r->bases[i]; }
     qsort(order, (size_t)n, sizeof(Base *), cmp_size);
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
@@ -200,7 +200,7 @@ static void pack_space(Reuse *r, MemSpace sp, int *fg, int ngroups) {
 static void retarget_var(IrCtx *c, Var *v, Reuse *r) {
     if (!v->type || !v->type->memref) return;
     Base *b = base_of(r, v->type->memref->base);
-    if (!b || b->buffer < 0 || &r->bases[b->buffer] == b) return;
+    if (!b || b->buffer < 0 || &r->bases[b->buffer] == b) return;   /* a leader keeps its base */
     Type *t = ir_type_copy(c, v->type);
     t->memref = ARENA_NEW(c->arena, MemRef);
     *t->memref = *v->type->memref;
@@ -254,7 +254,7 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         Expr *c = pass_stmt_call(s);
         if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
         Base *b = base_of(&r, s->assign.var);
-        if (b && (b->def < 0 || &r.bases[b->buffer] != b)) {
+        if (b && (b->def < 0 || b->buffer < 0 || &r.bases[b->buffer] != b)) {
             memmove(f->body.items + i, f->body.items + i + 1, sizeof(Stmt *) * (size_t)(f->body.len - i - 1));
             f->body.len--;
             i--;
