@@ -4,13 +4,23 @@
  * Does: tensor.matmul(a, b) becomes two GM->Mat bridge loads (the operand tensor, or the window of
  *   a tensor.slice feeding it; the left operand's rows rounded up to the 16-row box with the true
  *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype;
- *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept).
+ *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept). A later
+ *   matmul reading the same window of the same In tensor at the top level reuses the earlier load.
  *   Tensor ops this pass does not lower are reported as user errors naming the op. */
 #include "pass/pass.h"
 
 #include <string.h>
 
-typedef struct { PassCtx *ctx; Function *f; StmtList *list; int *at; } Conv;
+/* Bridge loads already emitted at the top level of a kernel, reused by later matmuls that read the
+ * same window of the same read-only (In) tensor. */
+typedef struct { Var *src; int64_t off[2], dims[2]; Var *tile; } Loaded;
+typedef struct { PassCtx *ctx; Function *f; StmtList *list; int *at; Loaded *cache; int *ncache; bool top; } Conv;
+
+static bool is_in_param(const Function *f, const Var *v) {
+    for (int i = 0; i < f->params.len; i++)
+        if (f->params.items[i] == v) return f->param_dirs[i] == PD_IN;
+    return false;
+}
 
 static Stmt *def_of(StmtList *l, const Var *v) {
     for (int i = 0; i < l->len; i++) {
@@ -25,13 +35,21 @@ static Stmt *def_of(StmtList *l, const Var *v) {
 }
 
 /* Emits `o__tile = tile.load(src, offs, shape, valid, target_memory=Mat)` before the current statement. */
-static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs) {
+static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     IrCtx *c = cv->ctx->ir;
     Expr *src = operand, *offs = NULL;
     int64_t dims[2];
+    if (operand->kind == EX_VAR && operand->type->kind == TY_TILE) {
+        diag_error(cv->ctx->diag, at,
+                   "matmul operand '%s' is computed on-chip in this pl.at region; feeding one matmul's result to another "
+                   "on-chip is not supported by ptoc yet: assemble it into a tensor in one pl.at region and use that "
+                   "tensor in the next", operand->var->name);
+        return NULL;
+    }
     if (operand->kind != EX_VAR || operand->type->kind != TY_TENSOR || operand->type->rank != 2 ||
         !ir_type_static_dims(operand->type, dims)) {
-        diag_error(cv->ctx->diag, operand->span, "matmul operand must be a static 2-D tensor");
+        diag_error(cv->ctx->diag, at, "matmul operand %s must be a static 2-D tensor",
+                   operand->kind == EX_VAR ? operand->var->name : "");
         return NULL;
     }
     Stmt *d = def_of(&cv->f->body, operand->var);
@@ -40,6 +58,14 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs) {
         offs = d->assign.value->call.args[2];
     }
     if (!offs) offs = ir_int_tuple(c, (int64_t[]){ 0, 0 }, 2);
+    int64_t o[2];
+    bool cacheable = cv->top && src->kind == EX_VAR && is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
+                     ir_is_const_int(offs->tuple.items[0], &o[0]) && ir_is_const_int(offs->tuple.items[1], &o[1]);
+    for (int i = 0; cacheable && i < *cv->ncache; i++) {
+        Loaded *L = &cv->cache[i];
+        if (L->src == src->var && L->off[0] == o[0] && L->off[1] == o[1] && L->dims[0] == dims[0] && L->dims[1] == dims[1])
+            return ir_ref(L->tile);
+    }
     int64_t phys[2] = { dims[0], dims[1] };
     if (is_lhs && phys[0] % 16) phys[0] = (phys[0] + 15) / 16 * 16;
     Expr *args[4] = { src, offs, ir_int_tuple(c, phys, 2), ir_int_tuple(c, dims, 2) };
@@ -54,6 +80,7 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs) {
     s->span = (*cv->list).items[*cv->at]->span;
     ir_list_insert(c, cv->list, *cv->at, s);
     (*cv->at)++;
+    if (cacheable && *cv->ncache < 32) cv->cache[(*cv->ncache)++] = (Loaded){ src->var, { o[0], o[1] }, { dims[0], dims[1] }, t };
     return ir_ref(t);
 }
 
@@ -67,8 +94,8 @@ static bool convert_matmul(Conv *cv, Stmt *s) {
             return false;
         }
     }
-    Expr *a = bridge_load(cv, call->call.args[0], true);
-    Expr *b = a ? bridge_load(cv, call->call.args[1], false) : NULL;
+    Expr *a = bridge_load(cv, call->call.args[0], true, call->span);
+    Expr *b = a ? bridge_load(cv, call->call.args[1], false, call->span) : NULL;
     if (!b) return false;
     Expr *mm = ir_call(c, OP_TILE_MATMUL, (Expr *[]){ a, b }, 2);
     mm->span = call->span;
@@ -108,12 +135,14 @@ static bool convert_assemble(Conv *cv, Stmt *s) {
 
 static bool only_feeds_matmul(Function *f, Var *v);
 
-static bool convert_list(PassCtx *ctx, Function *f, StmtList *l) {
+static bool convert_list(PassCtx *ctx, Function *f, StmtList *l, Loaded *cache, int *ncache, bool top) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        Conv cv = { ctx, f, l, &i };
-        if (s->kind == ST_FOR && !convert_list(ctx, f, &s->for_.body)) return false;
-        if (s->kind == ST_IF && (!convert_list(ctx, f, &s->if_.then_body) || !convert_list(ctx, f, &s->if_.else_body))) return false;
+        Conv cv = { ctx, f, l, &i, cache, ncache, top };
+        if (s->kind == ST_FOR && !convert_list(ctx, f, &s->for_.body, cache, ncache, false)) return false;
+        if (s->kind == ST_IF && (!convert_list(ctx, f, &s->if_.then_body, cache, ncache, false) ||
+                                 !convert_list(ctx, f, &s->if_.else_body, cache, ncache, false)))
+            return false;
         Expr *call = pass_stmt_call(s);
         if (!call || call->call.op == OP_NONE || !(ir_op_info(call->call.op)->flags & OPF_TENSOR)) continue;
         if (s->kind != ST_ASSIGN) {
@@ -167,7 +196,9 @@ bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         Function *f = p->funcs[i];
         if (!ir_functype_is_incore(f->type)) continue;
-        if (!convert_list(ctx, f, &f->body)) return false;
+        Loaded cache[32];
+        int ncache = 0;
+        if (!convert_list(ctx, f, &f->body, cache, &ncache, true)) return false;
         drop_dead_slices(f, &f->body);
     }
     return true;
