@@ -26,6 +26,7 @@ static void tag_list(Lower *lw, StmtList *l, int group, int stage, bool tag_acc)
         if (s->kind == ST_IF) { tag_list(lw, &s->if_.then_body, group, stage, tag_acc); tag_list(lw, &s->if_.else_body, group, stage, tag_acc); continue; }
         Expr *call = s->kind == ST_ASSIGN ? pass_stmt_call(s) : NULL;
         if (!call || !call->type || call->type->kind != TY_TILE) continue;
+        if (call->call.op != OP_NONE && (ir_op_info(call->call.op)->flags & OPF_VIEW)) continue;   /* no new storage */
         if (is_cube_acc(call) && !tag_acc) continue;
         const AttrVal *old = ir_attr_get(&call->call.attrs, "pipeline_membership");
         const char *pair = arena_printf(c->arena, "%d:%d", group, stage);

@@ -39,6 +39,9 @@ int64_t sim_layout_offset(MirLayout blayout, MirLayout slayout, int64_t fractal,
                           int64_t rows, int64_t cols, int64_t i, int64_t j) {
     int64_t r0, c0;
     sim_layout_box(slayout, fractal, elem_bytes, &r0, &c0);
+    /* a boxed tile is a whole number of boxes: a partial box still occupies a full one */
+    rows = (rows + r0 - 1) / r0 * r0;
+    cols = (cols + c0 - 1) / c0 * c0;
     return row_part(blayout, slayout, rows, cols, r0, c0, i) + col_part(blayout, slayout, rows, cols, r0, c0, j);
 }
 
@@ -58,11 +61,13 @@ bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v) {
                               (long long)b->valid_cols);
     int64_t r0, c0, R = b->rows;
     sim_layout_box(b->slayout, b->fractal, v->eb, &r0, &c0);
+    R = (R + r0 - 1) / r0 * r0;                       /* whole boxes: a partial box occupies a full one */
+    int64_t C = (b->cols + c0 - 1) / c0 * c0;
     if (b->compact && b->slayout != ML_NONE_BOX) R = (b->valid_rows + r0 - 1) / r0 * r0;
     v->roff = ARENA_ARRAY(s->arena, int64_t, b->rows);
     v->coff = ARENA_ARRAY(s->arena, int64_t, b->cols);
-    for (int64_t i = 0; i < b->rows; i++) v->roff[i] = row_part(b->blayout, b->slayout, R, b->cols, r0, c0, i);
-    for (int64_t j = 0; j < b->cols; j++) v->coff[j] = col_part(b->blayout, b->slayout, R, b->cols, r0, c0, j);
+    for (int64_t i = 0; i < b->rows; i++) v->roff[i] = row_part(b->blayout, b->slayout, R, C, r0, c0, i);
+    for (int64_t j = 0; j < b->cols; j++) v->coff[j] = col_part(b->blayout, b->slayout, R, C, r0, c0, j);
     /* offsets are non-decreasing in i and j: the last element has the largest offset */
     int64_t foot = (v->roff[b->rows - 1] + v->coff[b->cols - 1] + 1) * v->eb;
     int64_t size = s->c->size[b->space];
