@@ -15,12 +15,9 @@ ifeq ($(SAN),1)
   BUILD   := build/san
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
   OPT     := -O1
-  BINLINK :=
 else
   BUILD   := build
   SANFLAGS :=
-  # the ptoc binary is linked statically: process start-up is most of a compile's wall time
-  BINLINK := -static
 endif
 
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -52,7 +49,7 @@ $(LIBA): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(PTOC): $(CLI_OBJ) $(LIBA)
-	$(CC) $(LDFLAGS) $(BINLINK) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBA)
 	@mkdir -p $(dir $@)
