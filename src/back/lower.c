@@ -14,8 +14,7 @@ typedef struct {
     const Target *t;
     Kernel *k;
     DiagSink *diag;
-    VarMap scalars;           /* scalar Var -> MirExpr (boxed in a fake Expr, see below) */
-    const Var *svars[512]; MirExpr *sexprs[512]; int nsc;
+    const Var *svars[512]; MirExpr *sexprs[512]; int nsc;   /* scalar Var -> its value as a MirExpr */
     bool ok;
 } Lower;
 
@@ -266,7 +265,7 @@ Kernel *back_lower_function(const Function *f, const Target *t, Arena *arena, Di
         diag_error(diag, f->span, "internal: '%s' is not an AIC/AIV kernel", f->name);
         return NULL;
     }
-    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, {0}, 0, true };
+    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, 0, true };
     lower_params(&l);
     lower_list(&l, &f->body, &l.k->body);
     return l.ok ? l.k : NULL;

@@ -8,8 +8,6 @@
  *   keeps its own buffer; MemoryReuse's yield fix-up then applies. */
 #include "pass/pass.h"
 
-#include <string.h>
-
 static Stmt *def_in(StmtList *l, const Var *v) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
@@ -72,6 +70,5 @@ static void alias_list(IrCtx *c, StmtList *l) {
 bool pass_materialize_semantic_aliases(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++)
         if (ir_functype_is_incore(p->funcs[i]->type)) alias_list(ctx->ir, &p->funcs[i]->body);
-    (void)memcmp;
     return true;
 }
