@@ -10,7 +10,7 @@
 #            from file-system cost (25 files; slow on overlay file systems)
 #   baseline: `ptoc --help` (process start-up) and `/bin/true` (the cheapest process).
 # Each command runs REPS times (default 50) interleaved; the median wall time is reported, with the
-# ratio to the baseline and PASS/FAIL against the target. Also printed: the same net of the
+# ratio to the baseline. PASS/FAIL against the targets is judged on the perf stat figures (end). Also: the same net of the
 # `ptoc --help` start-up, and the in-process times the report measures (compile_ms, run_ms), which
 # do not depend on process start-up (slow on a loaded machine).
 # With perf available, the same commands are also timed by `perf stat -r REPS` (see the end).
