@@ -242,7 +242,9 @@ static void lower_params(Lower *l) {
         p->dtype = v->type->dtype;
         p->is_tensor = v->type->kind == TY_TENSOR;
         if (!p->is_tensor) {
-            bind_scalar(l, v, mir_var(l->k, mir_add_var(l->k, v->name)));
+            int var = mir_add_var(l->k, v->name);
+            p->var = var + 1;
+            bind_scalar(l, v, mir_var(l->k, var));
             continue;
         }
         if (v->type->rank > 4 || !ir_type_static_dims(v->type, NULL)) {

@@ -125,17 +125,18 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
         return false;
     }
     const Kernel *k = dk->k;
-    void *stack_gm[16];
-    void **gm = k->nparams <= 16 ? stack_gm : calloc((size_t)k->nparams, sizeof *gm);
-    for (int i = 0, t = 0; i < k->nparams; i++)
-        gm[i] = k->params[i].is_tensor && t < call->nargs ? call->args[t++] : NULL;
+    if (call->nparams != k->nparams) {
+        diag_error(diag, call->kernel->span, "kernel '%s' takes %d parameters, the task passes %d", k->name,
+                   k->nparams, call->nparams);
+        return false;
+    }
+    void **gm = call->params;
     SimOptions so = { s->opt.race_check, false, call->block_idx, call->block_num };
     SimResult r;
     memset(&r, 0, sizeof r);
     SimCore *core = pool_acquire(s, k->core);
     bool ok = sim_run(core, k, gm, &so, &r, diag);
     pool_release(s, core);
-    if (gm != stack_gm) free(gm);
     if (ok) record(s, dk, &r);
     *cycles = r.cycles;
     sim_result_free(&r);

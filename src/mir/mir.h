@@ -48,6 +48,7 @@ typedef struct MirParam {
     int64_t shape[4];
     int64_t strides[4];       /* elements, row-major packed by default */
     int layout;               /* TensorLayout: 0 ND, 1 DN, 2 NZ */
+    int var;                  /* scalar parameter: index + 1 of the kernel variable it binds (0: none) */
 } MirParam;
 
 typedef struct MirBuf {

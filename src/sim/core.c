@@ -172,9 +172,12 @@ static void init_vars(SimRun *s) {
         s->var_step[v] = 1;
         if (strcmp(k->vars[v], "block_idx") == 0) s->vars[v] = s->o->block_idx;
         if (strcmp(k->vars[v], "block_num") == 0) s->vars[v] = s->o->block_num;
-        for (int p = 0; p < k->nparams; p++)   /* scalar parameters bind variables of the same name */
-            if (!k->params[p].is_tensor && s->gm && s->gm[p] && strcmp(k->params[p].name, k->vars[v]) == 0)
-                memcpy(&s->vars[v], s->gm[p], sizeof(int64_t));
+    }
+    for (int p = 0; p < k->nparams; p++) {     /* scalar parameters bind their kernel variable */
+        const MirParam *q = &k->params[p];
+        if (q->is_tensor || q->var <= 0 || q->var > k->nvars) continue;
+        PTOC_ASSERT(s->gm && s->gm[p], "kernel %s: no value for scalar parameter '%s'", k->name, q->name);
+        memcpy(&s->vars[q->var - 1], s->gm[p], sizeof(int64_t));
     }
 }
 
