@@ -218,9 +218,12 @@ void diag_format(const Diag *g, StrBuf *out) {
     const char *e = p;
     while (e < end && *e != '\n') e++;
     sb_printf(out, "%5d | ", g->span.line);
-    sb_putn(out, p, (size_t)(e - p));
+    for (const char *q = p; q < e; q++) sb_putc(out, *q ? *q : ' ');   /* a NUL would end the message */
     sb_puts(out, "\n      | ");
-    for (int i = 1; i < g->span.col && p + i - 1 < e; i++) sb_putc(out, p[i - 1] == '\t' ? '\t' : ' ');
+    for (int i = 1; i < g->span.col && p + i - 1 < e; i++) {
+        unsigned char c = (unsigned char)p[i - 1];
+        if ((c & 0xc0) != 0x80) sb_putc(out, c == '\t' ? '\t' : ' ');   /* one space per UTF-8 character */
+    }
     sb_putc(out, '^');
     for (int i = 1; i < g->span.len && p + g->span.col - 1 + i < e; i++) sb_putc(out, '~');
     sb_putc(out, '\n');
@@ -231,29 +234,66 @@ void diag_format_all(const DiagSink *d, StrBuf *out) {
 }
 
 /* ---- files ---- */
-char *base_read_file(const char *path, size_t *len) {
+char *base_read_file_max(const char *path, size_t max, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     StrBuf sb = {0};
     char buf[65536];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+    bool too_long = false;
+    /* devices and pipes report no size: the limit is enforced while reading */
+    while (!too_long && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (n > max - sb.len) too_long = true;
+        else sb_putn(&sb, buf, n);
+    }
+    int read_errno = ferror(f) ? errno : 0;
     fclose(f);
+    if (too_long || read_errno) {
+        sb_free(&sb);
+        errno = too_long ? EFBIG : read_errno;
+        return NULL;
+    }
     if (len) *len = sb.len;
     return sb_take(&sb);
+}
+
+char *base_read_file(const char *path, size_t *len) { return base_read_file_max(path, SIZE_MAX - 1, len); }
+
+bool checked_product(const int64_t *factors, int n, int64_t *r) {
+    int64_t p = 1;
+    for (int i = 0; i < n; i++)
+        if (!checked_mul(p, factors[i], &p)) return false;
+    *r = p;
+    return true;
+}
+
+bool checked_round_up(int64_t a, int64_t m, int64_t *r) {
+    int64_t t;
+    if (!checked_add(a, m - 1, &t)) return false;
+    *r = t / m * m;
+    return true;
 }
 
 bool base_write_file(const char *path, const char *data, size_t len) {
     FILE *f = fopen(path, "wb");
     if (!f) return false;
     bool ok = fwrite(data, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
+    int write_errno = errno;
+    if (fclose(f) != 0) return false;
+    errno = write_errno;
+    return ok;
 }
 
 bool base_mkdir_p(const char *path) {
     char buf[4096];
     size_t n = strlen(path);
-    if (n >= sizeof buf) return false;
+    if (n >= sizeof buf) { errno = ENAMETOOLONG; return false; }
     memcpy(buf, path, n + 1);
     for (size_t i = 1; i <= n; i++) {
         if (buf[i] == '/' || buf[i] == 0) {

@@ -16,6 +16,17 @@ void base_die(const char *file, int line, const char *fmt, ...) __attribute__((n
     do { if (!(cond)) base_die(__FILE__, __LINE__, "assertion '" #cond "' failed: " __VA_ARGS__); } while (0)
 #define PTOC_UNREACHABLE(...) base_die(__FILE__, __LINE__, "unreachable: " __VA_ARGS__)
 
+/* ---- checked 64-bit arithmetic: every size, element count and computation on user values goes
+ * through these; they return false on overflow (the result is then unspecified). GNU builtins,
+ * available in gcc and clang. ---- */
+static inline bool checked_add(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
+static inline bool checked_sub(int64_t a, int64_t b, int64_t *r) { return !__builtin_sub_overflow(a, b, r); }
+static inline bool checked_mul(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+/* The product of n factors (1 when n == 0); false on overflow. */
+bool checked_product(const int64_t *factors, int n, int64_t *r);
+/* a rounded up to a multiple of m (m > 0, a >= 0); false on overflow. */
+bool checked_round_up(int64_t a, int64_t m, int64_t *r);
+
 /* ---- arena: bump allocation, freed all at once ---- */
 typedef struct Arena Arena;
 Arena *arena_new(void);
@@ -82,7 +93,12 @@ uint16_t f32_to_fp16(float f);
 float bf16_to_f32(uint16_t h);
 uint16_t f32_to_bf16(float f);
 
-/* ---- JSON writer (compact, valid, strings escaped) ---- */
+/* ---- UTF-8 ---- */
+/* Length (1..4) of the well-formed UTF-8 sequence at s (n bytes available), 0 when the bytes there
+ * are not UTF-8 (stray continuation, overlong form, surrogate, beyond U+10FFFF, truncated). */
+int utf8_sequence_length(const unsigned char *s, size_t n);
+
+/* ---- JSON writer (compact, valid, strings escaped; bytes that are not UTF-8 become U+FFFD) ---- */
 typedef struct JsonW { StrBuf *sb; int depth; bool need_comma[64]; bool after_key; } JsonW;
 void json_init(JsonW *w, StrBuf *sb);
 void json_obj_begin(JsonW *w);
@@ -98,8 +114,11 @@ void json_null(JsonW *w);
 
 /* ---- files ---- */
 char *base_read_file(const char *path, size_t *len);    /* malloc'd, NUL-terminated; NULL on failure */
-bool base_write_file(const char *path, const char *data, size_t len);
-bool base_mkdir_p(const char *path);
+/* The same, reading at most max bytes: NULL with errno = EISDIR for a directory and EFBIG for a
+ * file longer than max (neither is read); other failures keep fopen/fread's errno. */
+char *base_read_file_max(const char *path, size_t max, size_t *len);
+bool base_write_file(const char *path, const char *data, size_t len);   /* false with errno set */
+bool base_mkdir_p(const char *path);                                     /* false with errno set */
 double base_now_seconds(void);                            /* monotonic */
 
 #endif

@@ -44,6 +44,10 @@ int dtype_bits(DType t);
 int dtype_bytes(DType t);                 /* 0 for sub-byte types */
 bool dtype_is_float(DType t);
 bool dtype_is_int(DType t);               /* signed, unsigned, INDEX */
+bool dtype_is_signed(DType t);            /* signed integers and INDEX */
+/* v rounded to the float dtype t (nearest even, one rounding: FP16/BF16 go through a round-to-odd
+ * float); FP32 and the narrow float types without a byte layout round to float. */
+double dtype_round_float(DType t, double v);
 DType dtype_from_name(const char *s);     /* DT_NONE when unknown */
 /* One packed element of type t at p, as a double (FP16/BF16 bit patterns, FP32, bool, integers);
  * 0 for types without a byte layout (sub-byte, FP8). */

@@ -2,6 +2,7 @@
 #include "base/base.h"
 #include "base/dtype.h"
 
+#include <math.h>
 #include <string.h>
 
 static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -45,6 +46,23 @@ uint16_t f32_to_bf16(float f) {
     if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
     uint32_t rounding = 0x7fff + ((u >> 16) & 1);
     return (uint16_t)((u + rounding) >> 16);
+}
+
+/* double -> float rounded to odd (truncate, then set the last bit if inexact): a following
+ * round-to-nearest-even to FP16/BF16 then rounds exactly as a single rounding from v would. */
+static float f64_to_f32_round_odd(double v) {
+    float f = (float)v;
+    if ((double)f == v || f != f || isinf(f)) return f;
+    if (fabs((double)f) > fabs(v)) f = nextafterf(f, 0.0f);
+    return u2f(f2u(f) | 1);
+}
+
+double dtype_round_float(DType t, double v) {
+    switch (t) {
+    case DT_FP16: return fp16_to_f32(f32_to_fp16(f64_to_f32_round_odd(v)));
+    case DT_BF16: return bf16_to_f32(f32_to_bf16(f64_to_f32_round_odd(v)));
+    default: return (double)(float)v;
+    }
 }
 
 double dtype_read(DType t, const void *vp) {

@@ -17,7 +17,9 @@ typedef enum {
 typedef struct Tok {
     TokKind kind;
     const char *text;     /* interned: the name, the operator, the string contents (unquoted) */
-    int64_t ival;         /* TK_INT */
+    int64_t ival;         /* TK_INT: the value when it fits in int64 (see front_int_literal) */
+    uint64_t uval;        /* TK_INT: the value when it fits in uint64 (2^63 is -INT64_MIN) */
+    bool too_big;         /* TK_INT: the literal exceeds uint64 */
     double fval;          /* TK_FLOAT */
     Span span;
 } Tok;
@@ -35,6 +37,7 @@ typedef struct Sym {
     const char *name;     /* interned */
     Var *var;             /* NULL for a compile-time constant */
     int64_t cval;
+    bool too_big;         /* a module constant whose literal does not fit in int64 */
 } Sym;
 
 typedef struct YieldCtx {  /* the enclosing For/If of a block: where a trailing pl.yield_ goes */
@@ -77,6 +80,11 @@ Sym *front_sym_find(Parser *p, const char *name);
 Var *front_bind(Parser *p, const char *name, Type *t, Span sp);          /* lookup-or-create */
 void front_rebind(Parser *p, const char *name, Var *v);
 bool front_const_lookup(Parser *p, const char *name, int64_t *out);
+/* The value of integer literal t, negated when negate (so -9223372036854775808 is accepted); a
+ * located error when it does not fit in int64. */
+bool front_int_literal(Parser *p, const Tok *t, bool negate, int64_t *out);
+/* ir_fold, failing the parse when folding reported an error (overflow, division by zero). */
+Expr *front_fold(Parser *p, Expr *e);
 
 /* expressions and attribute values (parse_expr.c) */
 Expr *front_parse_expr(Parser *p);

@@ -20,7 +20,7 @@ typedef struct Lexer {
     int depth;                    /* bracket nesting */
     Span open[64];                /* positions of the open brackets */
     size_t open_at[64];
-    int indents[128]; int nind;
+    int indents[100]; int nind;
     Interner *strs;
     DiagSink *diag;
     TokVec *out;
@@ -38,8 +38,7 @@ static int ch(Lexer *L, size_t ahead) { return L->i + ahead < L->n ? (unsigned c
 static void adv(Lexer *L) {
     if (L->i >= L->n) return;
     if (L->s[L->i] == '\n') { L->line++; L->col = 1; }
-    else if (L->s[L->i] == '\t') L->col = ((L->col - 1) / 8 + 1) * 8 + 1;
-    else L->col++;
+    else L->col++;                /* columns count bytes, as the diagnostics' caret does */
     L->i++;
 }
 
@@ -70,7 +69,11 @@ static bool lex_indent(Lexer *L) {
     if (c == '\n' || c == '#' || (c == '\r' && ch(L, 1) == '\n') || L->i >= L->n) return false;
     int top = L->indents[L->nind - 1];
     if (width > top) {
-        if (L->nind < 128) L->indents[L->nind++] = width;
+        if (L->nind == 100) {                /* Python's limit too */
+            lex_error(L, L->line, L->col, 1, "too many levels of indentation (at most 99)");
+            return true;
+        }
+        L->indents[L->nind++] = width;
         emit(L, TK_INDENT, "<indent>", L->line, L->col, 1);
     } else {
         while (width < L->indents[L->nind - 1]) {
@@ -123,49 +126,69 @@ static void lex_string(Lexer *L, int line, int col, bool raw) {
     emit(L, TK_STRING, text, line, col, len);
 }
 
+/* Accumulates digit d into v in base `base`; false once the value exceeds uint64. */
+static bool acc_digit(uint64_t *v, unsigned base, unsigned d) {
+    if (*v > (UINT64_MAX - d) / base) return false;
+    *v = *v * base + d;
+    return true;
+}
+
+static int digit_value(int c) { return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : 99; }
+
+static void int_token(Lexer *L, int line, int col, size_t start, uint64_t v, bool fits) {
+    Tok *t = emit(L, TK_INT, NULL, line, col, (int)(L->i - start));
+    t->text = intern(L->strs, L->s + start, L->i - start);
+    t->uval = v;
+    t->too_big = !fits;
+    t->ival = fits && v <= (uint64_t)INT64_MAX ? (int64_t)v : INT64_MAX;
+}
+
 static void lex_number(Lexer *L, int line, int col) {
-    char buf[128];
-    int n = 0;
-    bool is_float = false;
     size_t start = L->i;
-    if (ch(L, 0) == '0' && strchr("xXoObB", ch(L, 1)) && ch(L, 1)) {
-        int base = (ch(L, 1) == 'x' || ch(L, 1) == 'X') ? 16 : (ch(L, 1) == 'o' || ch(L, 1) == 'O') ? 8 : 2;
+    if (ch(L, 0) == '0' && ch(L, 1) && strchr("xXoObB", ch(L, 1))) {
+        unsigned base = (ch(L, 1) == 'x' || ch(L, 1) == 'X') ? 16 : (ch(L, 1) == 'o' || ch(L, 1) == 'O') ? 8 : 2;
         adv(L);
         adv(L);
         uint64_t v = 0;
+        bool fits = true;
         while (isxdigit(ch(L, 0)) || ch(L, 0) == '_') {
+            int d = digit_value(ch(L, 0));
             if (ch(L, 0) != '_') {
-                int d = isdigit(ch(L, 0)) ? ch(L, 0) - '0' : (tolower(ch(L, 0)) - 'a' + 10);
-                v = v * (uint64_t)base + (uint64_t)d;
+                if ((unsigned)d >= base) break;            /* 0b12: the '2' starts the next token */
+                fits = fits && acc_digit(&v, base, (unsigned)d);
             }
             adv(L);
         }
-        Tok *t = emit(L, TK_INT, NULL, line, col, (int)(L->i - start));
-        t->ival = (int64_t)v;
-        t->text = intern(L->strs, L->s + start, L->i - start);
+        int_token(L, line, col, start, v, fits);
         return;
     }
+    StrBuf digits = {0};          /* the literal without '_' separators, for strtod */
+    bool is_float = false, fits = true;
+    uint64_t v = 0;
     for (;;) {
         int c = ch(L, 0);
-        if (isdigit(c)) { if (n < 126) buf[n++] = (char)c; }
-        else if (c == '_') {}
-        else if (c == '.' && !is_float) { is_float = true; if (n < 126) buf[n++] = '.'; }
-        else if ((c == 'e' || c == 'E') && (isdigit(ch(L, 1)) || ((ch(L, 1) == '+' || ch(L, 1) == '-') && isdigit(ch(L, 2))))) {
+        if (isdigit(c)) {
+            sb_putc(&digits, (char)c);
+            if (!is_float) fits = fits && acc_digit(&v, 10, (unsigned)(c - '0'));
+        } else if (c == '_') {
+        } else if (c == '.' && !is_float) {
             is_float = true;
-            if (n < 125) { buf[n++] = 'e'; buf[n++] = (char)ch(L, 1); }
+            sb_putc(&digits, '.');
+        } else if ((c == 'e' || c == 'E') && (isdigit(ch(L, 1)) || ((ch(L, 1) == '+' || ch(L, 1) == '-') && isdigit(ch(L, 2))))) {
+            is_float = true;
+            sb_putc(&digits, 'e');
+            sb_putc(&digits, (char)ch(L, 1));
             adv(L);
         } else break;
         adv(L);
     }
     if (ch(L, 0) == 'j' || ch(L, 0) == 'J') { is_float = true; adv(L); }
-    buf[n] = 0;
-    Tok *t = emit(L, is_float ? TK_FLOAT : TK_INT, NULL, line, col, (int)(L->i - start));
-    t->text = intern(L->strs, L->s + start, L->i - start);
-    if (is_float) t->fval = strtod(buf, NULL);
-    else {
-        unsigned long long v = strtoull(buf, NULL, 10);
-        t->ival = v > (unsigned long long)INT64_MAX ? INT64_MAX : (int64_t)v;
-    }
+    if (is_float) {
+        Tok *t = emit(L, TK_FLOAT, NULL, line, col, (int)(L->i - start));
+        t->text = intern(L->strs, L->s + start, L->i - start);
+        t->fval = strtod(sb_cstr(&digits), NULL);
+    } else int_token(L, line, col, start, v, fits);
+    sb_free(&digits);
 }
 
 static const char *const ops3[] = { "**=", "//=", ">>=", "<<=", "...", NULL };
@@ -235,9 +258,38 @@ static void lex_one(Lexer *L, bool *at_line_start) {
     lex_op(L, line, col);
 }
 
+/* Python refuses a source with a NUL byte or bytes that are not UTF-8 (with no coding
+ * declaration); so do we, pointing at the first offending byte rather than reading past it. */
+static bool check_encoding(Lexer *L) {
+    int line = 1, col = 1;
+    for (size_t i = 0; i < L->n;) {
+        const unsigned char *p = (const unsigned char *)L->s + i;
+        if (*p == 0) {
+            lex_error(L, line, col, 1, "the source contains a NUL byte (Python source text cannot hold one); remove it");
+            return false;
+        }
+        int n = utf8_sequence_length(p, L->n - i);
+        if (n == 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "byte 0x%02x is not UTF-8: Python source files must be UTF-8 (re-save the file as UTF-8)", *p);
+            lex_error(L, line, col, 1, msg);
+            return false;
+        }
+        if (*p == '\n') { line++; col = 1; }
+        else col += n;
+        i += (size_t)n;
+    }
+    return true;
+}
+
 bool front_lex(const SrcFile *src, Interner *strs, DiagSink *diag, TokVec *out) {
     Lexer L = { .src = src, .s = src->text, .n = src->len, .line = 1, .col = 1, .strs = strs, .diag = diag,
                 .out = out, .ok = true, .nind = 1 };
+    if (!check_encoding(&L)) {
+        emit(&L, TK_EOF, "<eof>", 1, 1, 1);
+        return false;
+    }
+    if (L.n >= 3 && memcmp(L.s, "\xef\xbb\xbf", 3) == 0) L.i = 3;     /* a UTF-8 byte order mark */
     bool at_line_start = true;
     while (L.i < L.n) {
         if (at_line_start && L.depth == 0) {

@@ -99,7 +99,7 @@ Sym *front_sym_find(Parser *p, const char *name) {
 void front_rebind(Parser *p, const char *name, Var *v) {
     Sym *s = front_sym_find(p, name);
     if (s) { s->var = v; return; }
-    vec_push(&p->syms, ((Sym){ front_intern(p, name), v, 0 }));
+    vec_push(&p->syms, ((Sym){ front_intern(p, name), v, 0, false }));
 }
 
 Var *front_bind(Parser *p, const char *name, Type *t, Span sp) {
@@ -116,8 +116,36 @@ bool front_const_lookup(Parser *p, const char *name, int64_t *out) {
     if (s && !s->var) { *out = s->cval; return true; }
     if (s) return false;
     for (int i = p->consts.len - 1; i >= 0; i--)
-        if (strcmp(p->consts.data[i].name, name) == 0) { *out = p->consts.data[i].cval; return true; }
+        if (strcmp(p->consts.data[i].name, name) == 0) {
+            if (p->consts.data[i].too_big) {
+                front_error(p, front_prev_span(p), "module constant '%s' does not fit in a 64-bit integer", name);
+                return false;
+            }
+            *out = p->consts.data[i].cval;
+            return true;
+        }
     return false;
+}
+
+bool front_int_literal(Parser *p, const Tok *t, bool negate, int64_t *out) {
+    if (!t->too_big && t->uval <= (uint64_t)INT64_MAX) {
+        *out = negate ? -(int64_t)t->uval : (int64_t)t->uval;
+        return true;
+    }
+    if (!t->too_big && negate && t->uval == (uint64_t)INT64_MAX + 1) {
+        *out = INT64_MIN;
+        return true;
+    }
+    front_error(p, t->span, "integer literal %s%s does not fit in a 64-bit integer (-9223372036854775808 .. 9223372036854775807)",
+                negate ? "-" : "", t->text);
+    return false;
+}
+
+Expr *front_fold(Parser *p, Expr *e) {
+    int before = p->c->diag->nerrors;
+    Expr *f = ir_fold(p->c, e);
+    if (p->c->diag->nerrors > before) p->failed = true;
+    return f;
 }
 
 /* ---------------------------------------------------------------- skipping */
@@ -163,8 +191,11 @@ static void scan_const(Parser *p) {
     bool neg = front_is_op_at(p, 2, "-");
     if (neg) k = 3;
     Tok *v = front_peek(p, k);
-    if (front_is_op_at(p, 1, "=") && v->kind == TK_INT && front_peek(p, k + 1)->kind == TK_NEWLINE)
-        vec_push(&p->consts, ((Sym){ n->text, NULL, neg ? -v->ival : v->ival }));
+    if (!front_is_op_at(p, 1, "=") || v->kind != TK_INT || front_peek(p, k + 1)->kind != TK_NEWLINE) return;
+    /* ordinary Python may hold any integer; only a use of it in the DSL is an error */
+    bool fits = !v->too_big && (v->uval <= (uint64_t)INT64_MAX || (neg && v->uval == (uint64_t)INT64_MAX + 1));
+    int64_t val = !fits ? 0 : v->uval > (uint64_t)INT64_MAX ? INT64_MIN : neg ? -(int64_t)v->uval : (int64_t)v->uval;
+    vec_push(&p->consts, ((Sym){ n->text, NULL, val, !fits }));
 }
 
 static void scan_top(Parser *p, Scan *s) {

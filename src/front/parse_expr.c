@@ -43,8 +43,8 @@ static Expr *make_binary(Parser *p, BinOp op, Expr *l, Expr *r, Span sp) {
         return NULL;
     }
     Expr *e = with_span(ir_binary(p->c, op, l, r), sp);
-    if (p->user_form && l->kind == EX_CONST_INT && r->kind == EX_CONST_INT) e = with_span(ir_fold(p->c, e), sp);
-    return e;
+    if (p->user_form && l->kind == EX_CONST_INT && r->kind == EX_CONST_INT) e = with_span(front_fold(p, e), sp);
+    return p->failed ? NULL : e;
 }
 
 /* ---------------------------------------------------------------- attribute values */
@@ -214,9 +214,14 @@ static Expr *parse_const(Parser *p, Span sp) {
     DType dt;
     if (!dn || !front_parse_dtype_name(p, dn, dsp, &dt) || !front_expect_op(p, ")", "to close pl.const(...)")) return NULL;
     sp = front_span_join(sp, front_prev_span(p));
-    if (dtype_is_float(dt)) return with_span(ir_const_float(p->c, v->kind == TK_INT ? (double)v->ival * (neg ? -1 : 1) : v->fval * (neg ? -1 : 1), dt), sp);
+    if (dtype_is_float(dt)) {
+        double f = v->kind == TK_INT ? (double)v->uval : v->fval;
+        return with_span(ir_const_float(p->c, neg ? -f : f, dt), sp);
+    }
     if (v->kind == TK_FLOAT) { front_error(p, v->span, "pl.const: a float value for the integer dtype %s", dtype_name(dt)); return NULL; }
-    return with_span(ir_const_int(p->c, neg ? -v->ival : v->ival, dt), sp);
+    int64_t iv;
+    if (!front_int_literal(p, v, neg, &iv)) return NULL;
+    return with_span(ir_const_int(p->c, iv, dt), sp);
 }
 
 /* pl.min / pl.max / pl.xor / pl.abs / pl.cast on scalars; NULL with !p->failed if not applicable */
@@ -319,7 +324,12 @@ static Expr *parse_atom(Parser *p) {
     Tok *t = front_peek(p, 0);
     switch (t->kind) {
     case TK_NAME: return parse_name(p);
-    case TK_INT: front_next(p); return with_span(ir_const_int(p->c, t->ival, DT_INDEX), t->span);
+    case TK_INT: {
+        front_next(p);
+        int64_t v;
+        if (!front_int_literal(p, t, false, &v)) return NULL;
+        return with_span(ir_const_int(p->c, v, DT_INDEX), t->span);
+    }
     case TK_FLOAT: front_next(p); return with_span(ir_const_float(p->c, t->fval, DT_FP32), t->span);
     case TK_OP:
         if (front_is_op(p, "(") || front_is_op(p, "[")) {
@@ -345,7 +355,7 @@ static Expr *parse_postfix(Parser *p) {
         if (e->type && e->type->kind == TY_TUPLE) {
             Tok *open = front_next(p);
             Tok *i = front_next(p);
-            if (i->kind != TK_INT || i->ival >= e->type->nelems) {
+            if (i->kind != TK_INT || i->too_big || i->uval >= (uint64_t)e->type->nelems) {
                 front_error(p, i->span, "tuple index must be an integer literal below %d", e->type->nelems);
                 return NULL;
             }
@@ -381,7 +391,11 @@ static Expr *parse_unary(Parser *p) {
         if (t->text[0] == '-' && (n->kind == TK_INT || n->kind == TK_FLOAT) && !front_is_op_at(p, 1, "**") && !front_is_op_at(p, 1, "[")) {
             front_next(p);
             Span sp = front_span_join(t->span, n->span);
-            if (n->kind == TK_INT) return with_span(ir_const_int(p->c, -n->ival, DT_INDEX), sp);
+            if (n->kind == TK_INT) {
+                int64_t v;
+                if (!front_int_literal(p, n, true, &v)) return NULL;
+                return with_span(ir_const_int(p->c, v, DT_INDEX), sp);
+            }
             return with_span(ir_const_float(p->c, -n->fval, DT_FP32), sp);
         }
         if (p->depth > 100) { front_error(p, t->span, "expression nested too deeply"); return NULL; }
@@ -391,7 +405,9 @@ static Expr *parse_unary(Parser *p) {
         if (!x) return NULL;
         if (t->text[0] == '+') return x;
         if (!is_scalar(x)) { front_error(p, t->span, "unary '%s' needs a scalar operand", t->text); return NULL; }
-        return with_span(ir_unary(p->c, t->text[0] == '-' ? UN_NEG : UN_BITNOT, x, x->type->dtype), t->span);
+        Expr *u = with_span(ir_unary(p->c, t->text[0] == '-' ? UN_NEG : UN_BITNOT, x, x->type->dtype), t->span);
+        if (p->user_form && x->kind == EX_CONST_INT) u = with_span(front_fold(p, u), t->span);
+        return p->failed ? NULL : u;
     }
     return parse_power(p);
 }

@@ -44,7 +44,8 @@ static bool parse_shape(Parser *p, Expr ***dims, int *rank, const char *tyname) 
         Span sp = front_peek(p, 0)->span;
         Expr *e = front_parse_expr(p);
         if (!e) return false;
-        e = ir_fold(p->c, e);
+        e = front_fold(p, e);
+        if (p->failed) return false;
         if (e->kind != EX_CONST_INT) {
             front_error(p, sp, "dimensions must be integer constants (dynamic dimensions are not supported)");
             return false;
@@ -78,7 +79,8 @@ static bool parse_int_expr(Parser *p, int64_t *out, const char *what) {
     Span sp = front_peek(p, 0)->span;
     Expr *e = front_parse_expr(p);
     if (!e) return false;
-    e = ir_fold(p->c, e);
+    e = front_fold(p, e);
+    if (p->failed) return false;
     if (e->kind != EX_CONST_INT) { front_error(p, sp, "%s must be an integer constant", what); return false; }
     *out = e->ci.value;
     return true;
@@ -232,6 +234,7 @@ static Type *parse_shaped(Parser *p, TypeKind k) {
         front_error(p, front_prev_span(p), "%s needs a shape list and a dtype, e.g. %s[[128, 512], pl.FP16]", tyname, tyname);
         return NULL;
     }
+    Span sp0 = front_peek(p, 0)->span;
     front_next(p);
     Type *t = ARENA_NEW(p->c->arena, Type);
     t->kind = k;
@@ -242,7 +245,17 @@ static Type *parse_shaped(Parser *p, TypeKind k) {
         return NULL;
     }
     front_next(p);
+    Span dsp = front_peek(p, 0)->span;
     if (!parse_dtype(p, &t->dtype)) return NULL;
+    int64_t dims[16], bytes;
+    ir_type_static_dims(t, dims);
+    if (!ir_shape_bytes(t->dtype, dims, t->rank, &bytes)) {
+        StrBuf sb = { 0 };
+        ir_print_type(t, &sb);
+        front_error(p, front_span_join(sp0, dsp), "%s is too large: its size in bytes does not fit in a 64-bit integer", sb_cstr(&sb));
+        sb_free(&sb);
+        return NULL;
+    }
     ViewSpec vs = { 0 };
     if (!shaped_extras(p, t, &vs)) return NULL;
     apply_view(p, t, &vs);

@@ -148,8 +148,20 @@ int64_t ir_type_dim(const Type *t, int i) {
 
 int64_t ir_type_numel(const Type *t) {
     int64_t n = 1;
-    for (int i = 0; i < t->rank; i++) n *= ir_type_dim(t, i);
+    for (int i = 0; i < t->rank; i++)
+        if (!checked_mul(n, ir_type_dim(t, i), &n)) return INT64_MAX;
     return n;
+}
+
+bool ir_shape_bytes(DType dt, const int64_t *dims, int rank, int64_t *bytes) {
+    int64_t n;
+    if (!checked_product(dims, rank, &n)) return false;
+    int bits = dtype_bits(dt) > 0 ? dtype_bits(dt) : 8;
+    if (bits % 8 == 0) return checked_mul(n, bits / 8, bytes);
+    int64_t b;                                          /* sub-byte types pack into bytes */
+    if (!checked_mul(n, bits, &b) || !checked_round_up(b, 8, &b)) return false;
+    *bytes = b / 8;
+    return true;
 }
 
 /* ---- variables and expressions ---- */

@@ -318,12 +318,12 @@ bool ir_view_equal(const TileView *a, const TileView *b) {
             (a->start_offset && b->start_offset && exprs_equal_const((Expr **)&a->start_offset, 1, (Expr **)&b->start_offset, 1)));
 }
 
-static int64_t align_up(int64_t x, int64_t a) { return a > 1 ? (x + a - 1) / a * a : x; }
 
 int64_t ir_tile_physical_bytes(const Type *t, int64_t l0c_align_m) {
     int eb = dtype_bytes(t->dtype);
     PTOC_ASSERT(eb > 0, "tile of sub-byte dtype %s", dtype_name(t->dtype));
-    if (t->rank != 2) return ir_type_numel(t) * eb;
+    int64_t bytes;
+    if (t->rank != 2) return checked_mul(ir_type_numel(t), eb, &bytes) ? bytes : INT64_MAX;
     TileView v = ir_effective_view(t);
     int64_t r0 = 1, c0 = 1;
     if (v.slayout != TL_NONE_BOX) {
@@ -332,7 +332,11 @@ int64_t ir_tile_physical_bytes(const Type *t, int64_t l0c_align_m) {
         else { r0 = 32 / eb; c0 = 16; }
     } else if (v.blayout == TL_ROW_MAJOR) c0 = 32 / eb;       /* row bytes multiple of 32 */
     else r0 = 32 / eb;
-    int64_t rows = align_up(ir_type_dim(t, 0), r0), cols = align_up(ir_type_dim(t, 1), c0);
-    if (t->space == MS_ACC) rows = align_up(rows, l0c_align_m);
-    return rows * cols * eb;
+    /* saturates: a tile this large fails every capacity check anyway */
+    int64_t rows, cols;
+    if (!checked_round_up(ir_type_dim(t, 0), r0, &rows) || !checked_round_up(ir_type_dim(t, 1), c0, &cols) ||
+        (t->space == MS_ACC && !checked_round_up(rows, l0c_align_m, &rows)) || !checked_mul(rows, cols, &bytes) ||
+        !checked_mul(bytes, eb, &bytes))
+        return INT64_MAX;
+    return bytes;
 }

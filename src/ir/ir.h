@@ -253,7 +253,9 @@ Type *ir_ptr_type(IrCtx *c);
 Type *ir_type_copy(IrCtx *c, const Type *t);          /* shallow copy: new node, shared sub-exprs */
 bool ir_type_static_dims(const Type *t, int64_t *dims);  /* false if any dim is dynamic */
 int64_t ir_type_dim(const Type *t, int i);            /* static dim i (asserts) */
-int64_t ir_type_numel(const Type *t);                 /* static element count (asserts) */
+int64_t ir_type_numel(const Type *t);                 /* static element count (asserts); INT64_MAX when it overflows */
+/* Bytes of a packed array of `rank` dims of dtype dt; false when the count overflows int64. */
+bool ir_shape_bytes(DType dt, const int64_t *dims, int rank, int64_t *bytes);
 
 Var *ir_var_new(IrCtx *c, const char *name, Type *t);
 Var *ir_iter_arg_new(IrCtx *c, const char *name, Type *t, Expr *init);
@@ -329,6 +331,30 @@ bool ir_stmts_use_var(StmtList *l, const Var *v);
 bool ir_is_const_int(const Expr *e, int64_t *out);
 /* Constant folding of scalar integer/boolean expressions; returns e when not foldable. */
 Expr *ir_fold(IrCtx *c, Expr *e);
+
+/* ---------------------------------------------------------------- scalar arithmetic (ir/scalar.c) */
+/* The one evaluator of scalar operators, with Python semantics on int64 / double / bool, used by
+ * constant folding, the interpreter and the runtime. Python ints are unbounded: a result outside
+ * int64 is SCALAR_OVERFLOW, never a wrapped value. */
+typedef enum { SV_INT, SV_FLOAT, SV_BOOL } ScalarKind;
+typedef struct ScalarVal { ScalarKind kind; int64_t i; double f; } ScalarVal;   /* i: SV_INT, SV_BOOL (0/1) */
+typedef enum {
+    SCALAR_OK = 0, SCALAR_OVERFLOW, SCALAR_DIVISION_BY_ZERO, SCALAR_NEGATIVE_SHIFT, SCALAR_FLOAT_OPERAND,
+    SCALAR_COMPLEX, SCALAR_NAN_TO_INT, SCALAR_BAD_CAST, SCALAR_BAD_OPERATOR
+} ScalarErr;
+ScalarVal ir_scalar_int(int64_t v);
+ScalarVal ir_scalar_float(double v);
+ScalarVal ir_scalar_bool(bool v);
+bool ir_scalar_truthy(ScalarVal v);
+ScalarErr ir_scalar_binary(BinOp op, ScalarVal a, ScalarVal b, ScalarVal *out);
+/* The same, then an int result becomes a float when the expression's dtype is a float type. */
+ScalarErr ir_scalar_binary_typed(BinOp op, DType result_dtype, ScalarVal a, ScalarVal b, ScalarVal *out);
+/* cast_dtype: the target of UN_CAST (ints wrap to the width, floats round to it), else ignored. */
+ScalarErr ir_scalar_unary(UnOp op, DType cast_dtype, ScalarVal v, ScalarVal *out);
+/* One-line explanations naming the operation and its operands, e.g. "integer overflow: 2 ** 64
+ * does not fit in a 64-bit integer (...)". */
+void ir_scalar_binary_error(ScalarErr e, BinOp op, ScalarVal a, ScalarVal b, StrBuf *out);
+void ir_scalar_unary_error(ScalarErr e, UnOp op, DType cast_dtype, ScalarVal v, StrBuf *out);
 
 /* ---------------------------------------------------------------- printing (ir/print.c) */
 typedef struct PrintOpts { bool concise; /* drop assignment annotations */ } PrintOpts;

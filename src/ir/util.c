@@ -273,46 +273,69 @@ bool ir_stmts_use_var(StmtList *l, const Var *v) {
 
 /* ---- folding ---- */
 
-static bool fold_ints(BinOp op, int64_t a, int64_t b, int64_t *out) {
-    switch (op) {
-    case BIN_ADD: *out = a + b; return true;
-    case BIN_SUB: *out = a - b; return true;
-    case BIN_MUL: *out = a * b; return true;
-    case BIN_FLOORDIV: if (!b) return false; *out = floordiv_i64(a, b); return true;
-    case BIN_FLOORMOD: if (!b) return false; *out = floormod_i64(a, b); return true;
-    case BIN_MIN: *out = a < b ? a : b; return true;
-    case BIN_MAX: *out = a > b ? a : b; return true;
-    default: return false;
-    }
+static bool const_scalar(const Expr *e, ScalarVal *out) {
+    if (e->kind == EX_CONST_INT) { *out = ir_scalar_int(e->ci.value); return true; }
+    if (e->kind == EX_CONST_BOOL) { *out = ir_scalar_bool(e->cb.value); return true; }
+    return false;
 }
 
-static bool fold_cmp(BinOp op, int64_t a, int64_t b, bool *out) {
-    switch (op) {
-    case BIN_EQ: *out = a == b; return true;
-    case BIN_NE: *out = a != b; return true;
-    case BIN_LT: *out = a < b; return true;
-    case BIN_LE: *out = a <= b; return true;
-    case BIN_GT: *out = a > b; return true;
-    case BIN_GE: *out = a >= b; return true;
-    default: return false;
+/* Folds an integer/boolean operation on two constants (float results stay unfolded, so the printed
+ * program keeps the user's text). An error (overflow, division by zero, negative shift) is reported
+ * at the expression when c->diag is set, and the expression stays as written. */
+static Expr *fold_constants(IrCtx *c, Expr *e, ScalarVal a, ScalarVal b) {
+    ScalarVal r;
+    ScalarErr err = ir_scalar_binary(e->bin.op, a, b, &r);
+    if (err) {
+        if (c->diag) {
+            StrBuf msg = {0};
+            ir_scalar_binary_error(err, e->bin.op, a, b, &msg);
+            diag_error(c->diag, e->span, "%s", sb_cstr(&msg));
+            sb_free(&msg);
+        }
+        return e;
     }
+    if (r.kind == SV_BOOL) return ir_const_bool(c, r.i != 0);
+    if (r.kind == SV_INT) return ir_const_int(c, r.i, e->bin.lhs->kind == EX_CONST_INT ? e->bin.lhs->type->dtype : DT_INDEX);
+    return e;
+}
+
+/* -c, ~c, not c, abs(c) of a constant (casts stay: they carry the dtype the user chose). */
+static Expr *fold_unary(IrCtx *c, Expr *e) {
+    e->un.operand = ir_fold(c, e->un.operand);
+    ScalarVal v, r;
+    if (e->un.op == UN_CAST || !const_scalar(e->un.operand, &v)) return e;
+    ScalarErr err = ir_scalar_unary(e->un.op, DT_NONE, v, &r);
+    if (err) {
+        if (c->diag) {
+            StrBuf msg = {0};
+            ir_scalar_unary_error(err, e->un.op, DT_NONE, v, &msg);
+            diag_error(c->diag, e->span, "%s", sb_cstr(&msg));
+            sb_free(&msg);
+        }
+        return e;
+    }
+    Expr *f = r.kind == SV_BOOL ? ir_const_bool(c, r.i != 0) : ir_const_int(c, r.i, e->un.operand->kind == EX_CONST_INT ? e->un.operand->type->dtype : DT_INDEX);
+    f->span = e->span;
+    return f;
 }
 
 Expr *ir_fold(IrCtx *c, Expr *e) {
+    if (e && e->kind == EX_UNARY) return fold_unary(c, e);
     if (!e || e->kind != EX_BINARY) return e;
     e->bin.lhs = ir_fold(c, e->bin.lhs);
     e->bin.rhs = ir_fold(c, e->bin.rhs);
-    int64_t a, b, r;
-    bool bl;
+    int64_t a, b, d;
+    ScalarVal x, y;
     Expr *L = e->bin.lhs, *R = e->bin.rhs;
-    if (ir_is_const_int(L, &a) && ir_is_const_int(R, &b)) {
-        if (fold_ints(e->bin.op, a, b, &r)) return ir_const_int(c, r, L->type->dtype);
-        if (fold_cmp(e->bin.op, a, b, &bl)) return ir_const_bool(c, bl);
+    if (const_scalar(L, &x) && const_scalar(R, &y) && e->bin.op != BIN_DIV) {
+        Expr *f = fold_constants(c, e, x, y);
+        if (f != e) f->span = e->span;
+        return f;
     }
-    /* (x + c1) cmp c2  ->  x cmp (c2 - c1) */
+    /* (x + c1) cmp c2  ->  x cmp (c2 - c1), when c2 - c1 fits */
     if (e->bin.op >= BIN_EQ && e->bin.op <= BIN_GE && ir_is_const_int(R, &b) && L->kind == EX_BINARY &&
-        L->bin.op == BIN_ADD && ir_is_const_int(L->bin.rhs, &a))
-        return ir_binary(c, e->bin.op, L->bin.lhs, ir_const_int(c, b - a, R->type->dtype));
+        L->bin.op == BIN_ADD && ir_is_const_int(L->bin.rhs, &a) && checked_sub(b, a, &d))
+        return ir_binary(c, e->bin.op, L->bin.lhs, ir_const_int(c, d, R->type->dtype));
     /* x + 0, x * 1 */
     if ((e->bin.op == BIN_ADD || e->bin.op == BIN_SUB) && ir_is_const_int(R, &b) && b == 0) return L;
     if (e->bin.op == BIN_MUL && ir_is_const_int(R, &b) && b == 1) return L;

@@ -56,93 +56,53 @@ static void rt_bind(Rt *rt, const Var *v, RtValue val) { *rt_slot(rt, v) = val; 
 
 static RtValue rt_int(int64_t i) { RtValue v = {0}; v.kind = RV_INT; v.i = i; return v; }
 static RtValue rt_float(double f) { RtValue v = {0}; v.kind = RV_FLOAT; v.f = f; return v; }
-static double rt_as_f(const RtValue *v) { return v->kind == RV_FLOAT ? v->f : (double)v->i; }
 
 /* ---------------------------------------------------------------- scalar arithmetic */
-static int64_t rt_floordiv(int64_t a, int64_t b) { int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
-static int64_t rt_floormod(int64_t a, int64_t b) { int64_t m = a % b; return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }
-
-static bool rt_binary_float(BinOp op, double a, double b, RtValue *out) {
-    switch (op) {
-    case BIN_ADD: *out = rt_float(a + b); return true;
-    case BIN_SUB: *out = rt_float(a - b); return true;
-    case BIN_MUL: *out = rt_float(a * b); return true;
-    case BIN_DIV: *out = rt_float(a / b); return true;
-    case BIN_FLOORDIV: *out = rt_float(floor(a / b)); return true;
-    case BIN_FLOORMOD: *out = rt_float(a - floor(a / b) * b); return true;
-    case BIN_MIN: *out = rt_float(a < b ? a : b); return true;
-    case BIN_MAX: *out = rt_float(a > b ? a : b); return true;
-    case BIN_POW: *out = rt_float(pow(a, b)); return true;
-    case BIN_EQ: *out = rt_int(a == b); return true;
-    case BIN_NE: *out = rt_int(a != b); return true;
-    case BIN_LT: *out = rt_int(a < b); return true;
-    case BIN_LE: *out = rt_int(a <= b); return true;
-    case BIN_GT: *out = rt_int(a > b); return true;
-    case BIN_GE: *out = rt_int(a >= b); return true;
-    default: return false;
-    }
+/* Scalar operators are evaluated by ir/scalar.c, the implementation the interpreter and constant
+ * folding use too, so the orchestration computes what the golden run computes. Booleans are ints
+ * here (RV_INT 0/1), which every operator treats alike. */
+static bool rt_scalar_of(const RtValue *v, ScalarVal *out) {
+    if (v->kind == RV_INT) { *out = ir_scalar_int(v->i); return true; }
+    if (v->kind == RV_FLOAT) { *out = ir_scalar_float(v->f); return true; }
+    return false;
 }
 
-static bool rt_binary_int(BinOp op, int64_t a, int64_t b, RtValue *out) {
-    int64_t r;
-    switch (op) {
-    case BIN_ADD: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
-    case BIN_SUB: r = (int64_t)((uint64_t)a - (uint64_t)b); break;
-    case BIN_MUL: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
-    case BIN_FLOORDIV: if (!b) return false; r = rt_floordiv(a, b); break;
-    case BIN_FLOORMOD: if (!b) return false; r = rt_floormod(a, b); break;
-    case BIN_DIV: *out = rt_float((double)a / (double)b); return true;
-    case BIN_MIN: r = a < b ? a : b; break;
-    case BIN_MAX: r = a > b ? a : b; break;
-    case BIN_POW: { r = 1; for (int64_t k = 0; k < b; k++) r *= a; break; }
-    case BIN_EQ: r = a == b; break;
-    case BIN_NE: r = a != b; break;
-    case BIN_LT: r = a < b; break;
-    case BIN_LE: r = a <= b; break;
-    case BIN_GT: r = a > b; break;
-    case BIN_GE: r = a >= b; break;
-    case BIN_AND: r = a && b; break;
-    case BIN_OR: r = a || b; break;
-    case BIN_XOR: r = (!!a) ^ (!!b); break;
-    case BIN_BITAND: r = a & b; break;
-    case BIN_BITOR: r = a | b; break;
-    case BIN_BITXOR: r = a ^ b; break;
-    case BIN_SHL: r = (int64_t)((uint64_t)a << (b & 63)); break;
-    case BIN_SHR: r = a >> (b & 63); break;
-    default: return false;
-    }
-    *out = rt_int(r);
-    return true;
-}
+static RtValue rt_value_of(ScalarVal v) { return v.kind == SV_FLOAT ? rt_float(v.f) : rt_int(v.i); }
 
 static bool rt_eval_binary(Rt *rt, const Expr *e, RtValue *out) {
     RtValue a, b;
+    ScalarVal x, y, r;
     if (!rt_eval(rt, e->bin.lhs, &a) || !rt_eval(rt, e->bin.rhs, &b)) return false;
-    if ((a.kind != RV_INT && a.kind != RV_FLOAT) || (b.kind != RV_INT && b.kind != RV_FLOAT))
+    if (!rt_scalar_of(&a, &x) || !rt_scalar_of(&b, &y))
         return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "arithmetic on a non-scalar value");
-    bool ok = (a.kind == RV_FLOAT || b.kind == RV_FLOAT) ? rt_binary_float(e->bin.op, rt_as_f(&a), rt_as_f(&b), out)
-                                                         : rt_binary_int(e->bin.op, a.i, b.i, out);
-    if (!ok) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "invalid scalar operation (division by zero or unsupported operator)");
-    if (out->kind == RV_INT && e->type && dtype_is_float(e->type->dtype)) *out = rt_float((double)out->i);
+    ScalarErr err = ir_scalar_binary_typed(e->bin.op, e->type ? e->type->dtype : DT_NONE, x, y, &r);
+    if (err) {
+        StrBuf msg = {0};
+        ir_scalar_binary_error(err, e->bin.op, x, y, &msg);
+        rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "%s", sb_cstr(&msg));
+        sb_free(&msg);
+        return false;
+    }
+    *out = rt_value_of(r);
     return true;
 }
 
 static bool rt_eval_unary(Rt *rt, const Expr *e, RtValue *out) {
     RtValue a;
+    ScalarVal x, r;
     if (!rt_eval(rt, e->un.operand, &a)) return false;
-    if (a.kind != RV_INT && a.kind != RV_FLOAT) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "unary operation on a non-scalar value");
-    bool f = a.kind == RV_FLOAT;
-    switch (e->un.op) {
-    case UN_NEG: *out = f ? rt_float(-a.f) : rt_int(-a.i); return true;
-    case UN_NOT: *out = rt_int(f ? a.f == 0 : a.i == 0); return true;
-    case UN_ABS: *out = f ? rt_float(fabs(a.f)) : rt_int(a.i < 0 ? -a.i : a.i); return true;
-    case UN_BITNOT: *out = rt_int(~a.i); return true;
-    case UN_CAST:
-        if (e->type && dtype_is_float(e->type->dtype)) *out = rt_float(rt_as_f(&a));
-        else *out = rt_int(f ? (int64_t)a.f : a.i);
-        return true;
+    if (!rt_scalar_of(&a, &x)) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "unary operation on a non-scalar value");
+    DType dt = e->type ? e->type->dtype : DT_NONE;
+    ScalarErr err = ir_scalar_unary(e->un.op, dt, x, &r);
+    if (err) {
+        StrBuf msg = {0};
+        ir_scalar_unary_error(err, e->un.op, dt, x, &msg);
+        rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "%s", sb_cstr(&msg));
+        sb_free(&msg);
+        return false;
     }
-    return false;
+    *out = rt_value_of(r);
+    return true;
 }
 
 /* ---------------------------------------------------------------- tensor ops */
