@@ -11,17 +11,21 @@
  * (back_insert_sync) and printed as .pto (back_print_pto). */
 #include "driver/driver_int.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "back/back.h"
 #include "front/front.h"
 
-static void keep_dump(DrvSession *s, const char *file, char *text) {
+static bool keep_dump(DrvSession *s, const char *file, char *text) {
+    bool ok = true;
     if (s->dump_dir) {
         StrBuf path = {0};
         sb_printf(&path, "%s/%s", s->dump_dir, file);
-        if (!base_mkdir_p(s->dump_dir) || !base_write_file(sb_cstr(&path), text, strlen(text)))
-            diag_add(&s->diag, DIAG_WARNING, SPAN_NONE, NULL, "cannot write '%s'", sb_cstr(&path));
+        if (!base_mkdir_p(s->dump_dir) || !base_write_file(sb_cstr(&path), text, strlen(text))) {
+            diag_error(&s->diag, SPAN_NONE, "cannot write the pass dump '%s': %s", sb_cstr(&path), strerror(errno));
+            ok = false;
+        }
         sb_free(&path);
     }
     if (s->keep_dumps) {
@@ -30,6 +34,7 @@ static void keep_dump(DrvSession *s, const char *file, char *text) {
     } else {
         free(text);
     }
+    return ok;
 }
 
 static bool roundtrip(DrvSession *s, const char *file, const char *text, const Program *p) {
@@ -67,8 +72,7 @@ static bool hook(void *ud, int index, const PassInfo *info, Program *p, double s
     ir_print_program(p, &sb, (PrintOpts){ false });
     char *text = sb_take(&sb);
     bool ok = !s->opt.verify_roundtrip || roundtrip(s, file, text, p);
-    keep_dump(s, file, text);
-    return ok;
+    return keep_dump(s, file, text) && ok;
 }
 
 /* ---- backend ---- */
@@ -117,17 +121,53 @@ void drv_compile_reset(DrvSession *s) {
     s->compiled = false;
 }
 
+static void format_bytes(int64_t b, char *buf, size_t n) {
+    if (b >= (INT64_C(1) << 30)) snprintf(buf, n, "%.1f GiB", (double)b / (double)(INT64_C(1) << 30));
+    else snprintf(buf, n, "%lld bytes", (long long)b);
+}
+
+/* The entry's tensors live in the target's global memory: each, and all together, must fit. */
+static bool params_fit_target(DrvSession *s) {
+    const Target *t = s->opt.target;
+    int64_t total = 0;
+    char have[64], cap[64];
+    format_bytes(t->gm_bytes, cap, sizeof cap);
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        if (!p->is_tensor) continue;
+        format_bytes(p->bytes, have, sizeof have);
+        if (p->bytes > t->gm_bytes) {
+            StrBuf ty = {0};
+            ir_print_type(s->entry_fn->params.items[i]->type, &ty);
+            diag_error(&s->diag, s->entry_fn->params.items[i]->span,
+                       "parameter '%s' (%s) needs %s, more than the %s of global memory on %s; use a smaller shape",
+                       p->name, sb_cstr(&ty), have, cap, t->name);
+            sb_free(&ty);
+            return false;
+        }
+        total += p->bytes;                 /* both terms <= gm_bytes (2^36): cannot overflow */
+        if (total > t->gm_bytes) {
+            format_bytes(total, have, sizeof have);
+            diag_error(&s->diag, s->entry_fn->span, "the parameters of '%s' need %s together (up to '%s'), more than the %s of global memory on %s",
+                       s->entry_fn->name, have, p->name, cap, t->name);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool drv_compile_impl(DrvSession *s) {
     double t0 = base_now_seconds();
     drv_compile_reset(s);
     s->diag_base = s->diag.items.len;
+    int errors = s->diag.nerrors;          /* earlier errors (a rejected option, a second load) are not this compile's */
+    if (!params_fit_target(s)) return false;
     if (s->dump_dir || s->keep_dumps || s->opt.verify_roundtrip) {
         StrBuf sb = {0};
         ir_print_program(s->source, &sb, (PrintOpts){ false });
         char *text = sb_take(&sb);
         bool ok = !s->opt.verify_roundtrip || roundtrip(s, "00_frontend.py", text, s->source);
-        keep_dump(s, "00_frontend.py", text);
-        if (!ok) return false;
+        if (!keep_dump(s, "00_frontend.py", text) || !ok) return false;
     }
     PassCtx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -136,7 +176,7 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.diag = &s->diag;
     ctx.planner = s->opt.planner;
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
-    bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == 0;
+    bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
     for (int i = 0; i < ctx.tiles.len; i++) {
         const PassTileChoice *c = &ctx.tiles.data[i];
         DrvTile t = { c->function, c->span, c->M, c->N, c->K, c->m, c->n, c->k, (Stationarity)c->stationarity,
@@ -144,7 +184,7 @@ bool drv_compile_impl(DrvSession *s) {
         vec_push(&s->tiles, t);
     }
     pass_ctx_free(&ctx);
-    ok = ok && lower_all(s) && s->diag.nerrors == 0;
+    ok = ok && lower_all(s) && s->diag.nerrors == errors;
     s->compile_seconds = base_now_seconds() - t0;
     s->compiled = ok;
     return ok;

@@ -2,6 +2,7 @@
  * Compilation lives in compile.c, execution in run.c, reports in report.c, files in output.c. */
 #include "driver/driver_int.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "front/front.h"
@@ -126,14 +127,10 @@ const Function *drv_find_entry(const Program *p, const char *entry) {
 }
 
 int64_t drv_type_numel(const Type *t) {
-    int64_t n = 1;
     if (!t || (t->kind != TY_TENSOR && t->kind != TY_TILE)) return t && t->kind == TY_SCALAR ? 1 : -1;
-    for (int i = 0; i < t->rank; i++) {
-        int64_t d;
-        if (!ir_is_const_int(t->shape[i], &d)) return -1;
-        n *= d;
-    }
-    return n;
+    int64_t dims[16], n;
+    if (t->rank > 16 || !ir_type_static_dims(t, dims)) return -1;
+    return checked_product(dims, t->rank, &n) ? n : -1;
 }
 
 static bool collect_params(DrvSession *s) {
@@ -152,37 +149,60 @@ static bool collect_params(DrvSession *s) {
             diag_error(&s->diag, v->span, "parameter '%s' has rank %d; at most 8 is supported", v->name, p->rank);
             return false;
         }
-        for (int d = 0; d < p->rank; d++) ir_is_const_int(v->type->shape[d], &p->shape[d]);
-        p->numel = drv_type_numel(v->type);
-        if (p->is_tensor && p->numel < 0) {
+        if (p->is_tensor && !ir_type_static_dims(v->type, p->shape)) {
             diag_error(&s->diag, v->span, "parameter '%s' has a dynamic shape; ptoc run needs static shapes", v->name);
             return false;
         }
-        int eb = dtype_bytes(p->dtype);
-        p->bytes = p->numel * (eb > 0 ? eb : 1);
+        if (!p->is_tensor) { p->numel = 1; p->bytes = dtype_bytes(p->dtype) > 0 ? dtype_bytes(p->dtype) : 1; continue; }
+        if (!checked_product(p->shape, p->rank, &p->numel) || !ir_shape_bytes(p->dtype, p->shape, p->rank, &p->bytes)) {
+            diag_error(&s->diag, v->span, "parameter '%s' is too large: its size in bytes does not fit in a 64-bit integer", v->name);
+            return false;
+        }
+        if (dtype_bytes(p->dtype) == 0 && p->bytes < p->numel) p->bytes = p->numel;   /* sub-byte: a byte each */
     }
     return true;
 }
 
-bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry) {
-    if (s->loaded) {
-        diag_error(&s->diag, SPAN_NONE, "a program is already loaded in this session");
+/* The largest source ptoc reads: far beyond any real program, small enough that reading a device
+ * such as /dev/zero by mistake fails fast instead of exhausting memory. */
+#define DRV_MAX_SOURCE_BYTES ((size_t)16 << 20)
+
+/* A @pl.program class without @pl.function methods parses to an empty program. */
+static bool check_entry(DrvSession *s) {
+    s->entry_fn = drv_find_entry(s->source, s->entry);
+    if (s->entry_fn) return true;
+    if (s->source->nfuncs == 0)
+        diag_error(&s->diag, SPAN_NONE, "%s: @pl.program class '%s' has no @pl.function methods; nothing to compile",
+                   s->path, s->source->name ? s->source->name : "?");
+    else if (s->entry) {
+        StrBuf names = {0};
+        for (int i = 0; i < s->source->nfuncs; i++) sb_printf(&names, "%s%s", i ? ", " : "", s->source->funcs[i]->name);
+        diag_error(&s->diag, SPAN_NONE, "%s: no function named '%s' (functions: %s)", s->path, s->entry, sb_cstr(&names));
+        sb_free(&names);
+    } else
+        diag_error(&s->diag, SPAN_NONE, "%s: no entry function (name one with %s:<function>)", s->path, s->path);
+    return false;
+}
+
+/* text holds len bytes (NUL bytes included: the lexer rejects them with their location). */
+static bool load_source(DrvSession *s, const char *name, const char *text, size_t len, const char *entry) {
+    if (s->loaded || s->path) {
+        diag_error(&s->diag, SPAN_NONE, "a program ('%s') is already loaded in this session; use a new session (ptoc_program_new) for '%s'",
+                   s->path ? s->path : "?", name ? name : "<text>");
         return false;
     }
     s->path = strdup(name ? name : "<text>");
-    s->text = strdup(text ? text : "");
+    s->text = malloc(len + 1);
+    PTOC_ASSERT(s->text, "out of memory");
+    memcpy(s->text, text, len);
+    s->text[len] = 0;
     s->entry = entry && *entry ? strdup(entry) : NULL;
-    s->src = (SrcFile){ s->path, s->text, strlen(s->text) };
+    s->src = (SrcFile){ s->path, s->text, len };
     s->ir = ir_ctx_new(&s->diag);
     int errors = s->diag.nerrors;
     s->source = front_parse(s->ir, &s->src, s->entry);
     if (!s->source || s->diag.nerrors > errors) return false;
-    s->entry_fn = drv_find_entry(s->source, s->entry);
-    if (!s->entry_fn) {
-        diag_error(&s->diag, SPAN_NONE, "%s: no function named '%s'", s->path, s->entry ? s->entry : "(entry)");
-        return false;
-    }
-    if (!collect_params(s)) return false;
+    if (!check_entry(s) || !collect_params(s)) return false;
     /* the copy the passes rewrite: a second parse of the same text (cannot fail now; its warnings
      * would repeat the first parse's, so they go to a scratch sink) */
     DiagSink again;
@@ -200,14 +220,24 @@ bool drv_load_text(DrvSession *s, const char *name, const char *text, const char
     return true;
 }
 
+bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry) {
+    return load_source(s, name, text ? text : "", text ? strlen(text) : 0, entry);
+}
+
 bool drv_load_file(DrvSession *s, const char *path, const char *entry) {
     size_t len;
-    char *text = base_read_file(path, &len);
+    char *text = base_read_file_max(path, DRV_MAX_SOURCE_BYTES, &len);
     if (!text) {
-        diag_error(&s->diag, SPAN_NONE, "cannot read '%s'", path);
+        if (errno == EISDIR)
+            diag_error(&s->diag, SPAN_NONE, "'%s' is a directory; give a program file such as %s/prog.py", path, path);
+        else if (errno == EFBIG)
+            diag_error(&s->diag, SPAN_NONE, "'%s' is larger than %zu MiB; that is not a program source (ptoc reads at most %zu MiB)",
+                       path, DRV_MAX_SOURCE_BYTES >> 20, DRV_MAX_SOURCE_BYTES >> 20);
+        else
+            diag_error(&s->diag, SPAN_NONE, "cannot read '%s': %s", path, strerror(errno));
         return false;
     }
-    bool ok = drv_load_text(s, path, text, entry);
+    bool ok = load_source(s, path, text, len, entry);
     free(text);
     return ok;
 }

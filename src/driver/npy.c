@@ -4,6 +4,7 @@
  * or read from "<u2"/"<i2" bit patterns. */
 #include "driver/driver.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char *npy_descr(DType t) {
@@ -125,7 +126,7 @@ bool drv_npy_write(const char *path, const DrvParam *prm, const void *data, char
     sb_putn(&f, h.data, h.len);
     sb_putn(&f, data, (size_t)prm->bytes);
     bool ok = base_write_file(path, f.data, f.len);
-    if (!ok) snprintf(err, errlen, "cannot write '%s'", path);
+    if (!ok) snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
     sb_free(&h);
     sb_free(&f);
     return ok;

@@ -9,6 +9,7 @@
  *   DIR/run/deps.json                                      (after a run with capture_deps) */
 #include "driver/driver_int.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* DIR/sub/file; the subdirectory is created on first use only (mkdir is slow on some file systems). */
@@ -22,7 +23,7 @@ static bool put(DrvSession *s, const char *dir, const char *sub, const char *fil
     }
     sb_printf(&p, "/%s", file);
     ok = ok && base_write_file(sb_cstr(&p), text, strlen(text));
-    if (!ok) diag_error(&s->diag, SPAN_NONE, "cannot write '%s'", sb_cstr(&p));
+    if (!ok) diag_error(&s->diag, SPAN_NONE, "cannot write '%s': %s", sb_cstr(&p), strerror(errno));
     sb_free(&p);
     return ok;
 }
@@ -65,7 +66,7 @@ bool drv_write_outputs(DrvSession *s, const char *dir) {
     bool ok = base_mkdir_p(dir);
     s->out_made[0] = 0;
     if (!ok) {
-        diag_error(&s->diag, SPAN_NONE, "cannot create directory '%s'", dir);
+        diag_error(&s->diag, SPAN_NONE, "cannot create directory '%s': %s", dir, strerror(errno));
         return false;
     }
     for (int i = 0; i < s->dumps.len && ok; i++) ok = put(s, dir, "passes_dump", s->dumps.data[i].file, s->dumps.data[i].text);

@@ -262,5 +262,12 @@ void drv_report_text(const DrvSession *s, StrBuf *o) {
     if (r->compared)
         sb_printf(o, "vs golden: max abs err %.3g, max rel err %.3g (atol %g, rtol %g), %lld / %lld elements off\n",
                   r->max_abs_err, r->max_rel_err, r->atol, r->rtol, (long long)r->mismatches, (long long)r->checked);
-    sb_puts(o, drv_run_ok(s) ? "OK\n" : "FAIL\n");
+    /* the verdict agrees with the exit code: an error after the comparison (an output file that
+     * could not be written) fails the run too, and is named here */
+    StrBuf err = {0};
+    bool errors = first_error(s, s->diag_base, &err);
+    if (drv_run_ok(s) && !errors) sb_puts(o, "OK\n");
+    else if (errors && drv_run_ok(s)) sb_printf(o, "FAIL: %s\n", sb_cstr(&err));
+    else sb_puts(o, "FAIL\n");
+    sb_free(&err);
 }

@@ -10,6 +10,7 @@ static const Target targets[2] = {
                       [MS_ACC] = 131072, [MS_BIAS] = 1024 },
         .physical = { [MS_VEC] = 196608, [MS_MAT] = 524288, [MS_LEFT] = 65536, [MS_RIGHT] = 65536,
                       [MS_ACC] = 131072, [MS_BIAS] = 1024 },
+        .gm_bytes = INT64_C(64) << 30,
         .alloc_align = 32, .l0_align = 16, .l0_min = 16, .bias_bytes = 1024,
         .num_aic = 24, .num_aiv = 48, .clock_ghz = 1.85,
         .cost = { .bw_a = 129.7, .bw_b = 85.4, .bw_drain = 118.0, .drain_fixed_cycles = 164.0,
@@ -25,6 +26,7 @@ static const Target targets[2] = {
                       [MS_ACC] = 262144, [MS_BIAS] = 4096, [MS_LEFT_SCALE] = 4096, [MS_RIGHT_SCALE] = 4096 },
         .physical = { [MS_VEC] = 262144, [MS_MAT] = 524288, [MS_LEFT] = 65536, [MS_RIGHT] = 65536,
                       [MS_ACC] = 262144, [MS_BIAS] = 4096, [MS_LEFT_SCALE] = 4096, [MS_RIGHT_SCALE] = 4096 },
+        .gm_bytes = INT64_C(64) << 30,          /* not stated for a5: a2a3's 64 GiB per die assumed */
         .alloc_align = 32, .l0_align = 16, .l0_min = 16, .bias_bytes = 4096,
         .num_aic = 36, .num_aiv = 72, .clock_ghz = 1.85,
         .cost = { .bw_a = 206.3, .bw_b = 223.8, .bw_drain = 30.0, .drain_fixed_cycles = 343.4,

@@ -21,6 +21,7 @@ typedef struct Target {
     const char *pto_arch;              /* "a3" | "a5" (ptoas --pto-arch) */
     int64_t capacity[MS_COUNT];        /* usable bytes per space (compiler budget); 0 = unbounded/none */
     int64_t physical[MS_COUNT];        /* bytes the simulator allocates per core */
+    int64_t gm_bytes;                  /* global memory (HBM) per die: the bound on a program's tensors */
     int64_t alloc_align;               /* PYPTO bump allocator alignment: 32 */
     int64_t l0_align, l0_min;          /* fractal alignment and minimum tile dim: 16, 16 */
     int64_t bias_bytes;                /* bias table: 1024 | 4096 */
