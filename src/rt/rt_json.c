@@ -1,6 +1,9 @@
 /* rt_json — dependency capture in the deps.json format of spec §13: tasks[], tensors[] (one per
  * distinct (buffer address, version), tensor_id = 64-bit FNV-1a of the address and version bytes,
  * little endian), edges[] with source, flags and geometry. 64-bit values are JSON strings.
+ * Addresses are not the host's: heap addresses change from run to run, so every buffer is shown at
+ * an address of a virtual global memory instead (from RT_VGM_BASE, in order of first appearance in
+ * the task list, 512-byte aligned), and two runs of one program write identical files.
  * Requires: the submitted tasks and recorded edges. Produces: a malloc'd JSON text. */
 #include "rt/rt_internal.h"
 
@@ -38,6 +41,61 @@ const char *rt_dtype_name(DType d) {
     }
 }
 
+/* ---- the virtual global memory: host buffer address -> deterministic address ---- */
+#define RT_VGM_BASE (UINT64_C(1) << 32)
+#define RT_VGM_ALIGN UINT64_C(512)
+
+typedef struct { uint64_t *host, *virt; size_t cap, len; uint64_t next; } RtVgm;
+
+static size_t rt_vgm_slot(const RtVgm *m, uint64_t host) {
+    size_t i = (size_t)(host * 0x9E3779B97F4A7C15ull >> 7) & (m->cap - 1);
+    while (m->host[i] && m->host[i] != host) i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static void rt_vgm_add(RtVgm *m, uint64_t host, uint64_t size) {
+    if (!host) return;
+    if (2 * (m->len + 1) > m->cap) {
+        RtVgm n = { calloc(m->cap ? 2 * m->cap : 64, 8), calloc(m->cap ? 2 * m->cap : 64, 8), m->cap ? 2 * m->cap : 64, 0, m->next };
+        PTOC_ASSERT(n.host && n.virt, "out of memory");
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->host[i]) {
+                size_t j = rt_vgm_slot(&n, m->host[i]);
+                n.host[j] = m->host[i];
+                n.virt[j] = m->virt[i];
+                n.len++;
+            }
+        free(m->host);
+        free(m->virt);
+        *m = n;
+    }
+    size_t i = rt_vgm_slot(m, host);
+    if (m->host[i]) return;
+    m->host[i] = host;
+    m->virt[i] = m->next;
+    uint64_t span = size ? size : 1;
+    m->next += (span + RT_VGM_ALIGN - 1) / RT_VGM_ALIGN * RT_VGM_ALIGN;
+    m->len++;
+}
+
+static uint64_t rt_vgm_addr(const RtVgm *m, uint64_t host) {
+    if (!host || !m->cap) return host;
+    size_t i = rt_vgm_slot(m, host);
+    return m->host[i] ? m->virt[i] : host;
+}
+
+static void rt_vgm_build(RtVgm *m, const Rt *rt) {
+    memset(m, 0, sizeof *m);
+    m->next = RT_VGM_BASE;
+    for (int ti = 0; ti < rt->tasks.len; ti++)
+        for (int i = 0; i < rt->tasks.data[ti].nargs; i++) {
+            const RtArg *a = &rt->tasks.data[ti].args[i];
+            if (a->dir != AD_SCALAR) rt_vgm_add(m, a->t.addr, a->t.size);
+        }
+}
+
+static void rt_vgm_free(RtVgm *m) { free(m->host); free(m->virt); }
+
 static void rt_json_u64(JsonW *w, uint64_t v) {
     char buf[32];
     snprintf(buf, sizeof buf, "%" PRIu64, v);
@@ -67,7 +125,7 @@ static const char *rt_arg_type_name(ArgDir d) {
     return names[d];
 }
 
-static void rt_json_task(JsonW *w, const RtTask *t) {
+static void rt_json_task(JsonW *w, const RtTask *t, const RtVgm *vgm) {
     json_obj_begin(w);
     json_key(w, "task_id"); rt_json_u64(w, t->id);
     json_key(w, "scope"); json_str(w, t->manual ? "manual" : "auto");
@@ -87,7 +145,7 @@ static void rt_json_task(JsonW *w, const RtTask *t) {
         json_obj_begin(w);
         json_key(w, "idx"); json_int(w, slot++);
         json_key(w, "type"); json_str(w, rt_arg_type_name(a->dir));
-        json_key(w, "tensor_id"); rt_json_u64(w, rt_tensor_id(a->t.addr, a->t.version));
+        json_key(w, "tensor_id"); rt_json_u64(w, rt_tensor_id(rt_vgm_addr(vgm, a->t.addr), a->t.version));
         json_key(w, "dtype"); json_str(w, rt_dtype_name(a->t.dtype));
         rt_json_geometry(w, "", &a->t);
         json_obj_end(w);
@@ -117,7 +175,7 @@ static bool rt_idset_add(RtIdSet *s, uint64_t id) {
     return true;
 }
 
-static void rt_json_tensors(JsonW *w, const Rt *rt) {
+static void rt_json_tensors(JsonW *w, const Rt *rt, const RtVgm *vgm) {
     RtIdSet seen = {0};
     json_key(w, "tensors");
     json_arr_begin(w);
@@ -126,11 +184,12 @@ static void rt_json_tensors(JsonW *w, const Rt *rt) {
         for (int i = 0; i < t->nargs; i++) {
             const RtTensor *x = &t->args[i].t;
             if (t->args[i].dir == AD_SCALAR) continue;
-            uint64_t id = rt_tensor_id(x->addr, x->version);
+            uint64_t addr = rt_vgm_addr(vgm, x->addr);
+            uint64_t id = rt_tensor_id(addr, x->version);
             if (!rt_idset_add(&seen, id ? id : 1)) continue;
             json_obj_begin(w);
             json_key(w, "tensor_id"); rt_json_u64(w, id);
-            json_key(w, "buffer_addr"); rt_json_u64(w, x->addr);
+            json_key(w, "buffer_addr"); rt_json_u64(w, addr);
             json_key(w, "version"); json_int(w, x->version);
             json_key(w, "dtype"); json_str(w, rt_dtype_name(x->dtype));
             int es = dtype_bytes(x->dtype);
@@ -142,7 +201,7 @@ static void rt_json_tensors(JsonW *w, const Rt *rt) {
     free(seen.slots);
 }
 
-static void rt_json_edge(JsonW *w, const Rt *rt, const RtEdge *e) {
+static void rt_json_edge(JsonW *w, const Rt *rt, const RtEdge *e, const RtVgm *vgm) {
     static const char *srcs[] = { "explicit", "creator", "tensormap" };
     json_obj_begin(w);
     json_key(w, "pred"); rt_json_u64(w, rt->tasks.data[e->pred].id);
@@ -155,7 +214,7 @@ static void rt_json_edge(JsonW *w, const Rt *rt, const RtEdge *e) {
     if (e->flags & RT_DEP_RETAIN) json_str(w, "retain");
     json_arr_end(w);
     if (e->src != RT_SRC_EXPLICIT) {
-        json_key(w, "tensor_id"); rt_json_u64(w, rt_tensor_id(e->consumer.addr, e->consumer.version));
+        json_key(w, "tensor_id"); rt_json_u64(w, rt_tensor_id(rt_vgm_addr(vgm, e->consumer.addr), e->consumer.version));
         json_key(w, "consumer_dtype"); json_str(w, rt_dtype_name(e->consumer.dtype));
         rt_json_geometry(w, "consumer_", &e->consumer);
     }
@@ -167,20 +226,23 @@ static void rt_json_edge(JsonW *w, const Rt *rt, const RtEdge *e) {
 }
 
 char *rt_deps_json(const Rt *rt) {
+    RtVgm vgm;
+    rt_vgm_build(&vgm, rt);
     StrBuf sb = {0};
     JsonW w;
     json_init(&w, &sb);
     json_obj_begin(&w);
     json_key(&w, "tasks");
     json_arr_begin(&w);
-    for (int i = 0; i < rt->tasks.len; i++) rt_json_task(&w, &rt->tasks.data[i]);
+    for (int i = 0; i < rt->tasks.len; i++) rt_json_task(&w, &rt->tasks.data[i], &vgm);
     json_arr_end(&w);
-    rt_json_tensors(&w, rt);
+    rt_json_tensors(&w, rt, &vgm);
     json_key(&w, "edges");
     json_arr_begin(&w);
-    for (int i = 0; i < rt->edges.len; i++) rt_json_edge(&w, rt, &rt->edges.data[i]);
+    for (int i = 0; i < rt->edges.len; i++) rt_json_edge(&w, rt, &rt->edges.data[i], &vgm);
     json_arr_end(&w);
     json_obj_end(&w);
     sb_putc(&sb, '\n');
+    rt_vgm_free(&vgm);
     return sb_take(&sb);
 }
