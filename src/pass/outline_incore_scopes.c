@@ -240,6 +240,18 @@ static void outline(Outliner *o, StmtList *l, int at) {
             ir_varmap_put(&to_caller, outs.items[i], ir_ref(nv));
         }
     }
+    if (scope->scope.task_var) {           /* `as tid`: deps=[tid] name the task through its call's value */
+        Var *tv = scope->scope.task_var;
+        if (nouts == 0) {
+            call->type = ir_tuple_type(c, NULL, 0);
+            pass_var_set_type(tv, call->type);
+            repl = ir_assign(c, tv, call);
+        } else {
+            ir_varmap_put(&to_caller, tv, ir_ref(repl->assign.var));
+        }
+    }
+    const AttrVal *deps = ir_attr_get(&scope->scope.kwargs, "deps");
+    if (deps) ir_attr_set(c, &call->call.attrs, "deps", *deps);
     repl->span = scope->span;
     l->items[at] = repl;
     ir_subst_stmts(c, &o->parent->body, &to_caller);
