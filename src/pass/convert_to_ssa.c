@@ -163,7 +163,19 @@ static void ssa_list(PassCtx *ctx, StmtList *l, Env *env) {
         }
         case ST_SCOPE:
             s->scope.core_num = ir_subst_expr(c, s->scope.core_num, env);
+            ir_subst_attrs(c, &s->scope.kwargs, env);
             ssa_list(ctx, &s->scope.body, env);   /* transparent */
+            if (s->scope.task_var) {              /* `as tid`: a definition after the body */
+                Var *tv = s->scope.task_var;
+                if (current(env, tv)) {
+                    Var *nv = ir_var_new(c, pass_name(ctx, tv->name, "ssa"), tv->type);
+                    nv->span = tv->span;
+                    s->scope.task_var = nv;
+                    ir_varmap_put(env, tv, ir_ref(nv));
+                } else {
+                    ir_varmap_put(env, tv, ir_ref(tv));
+                }
+            }
             break;
         }
     }
