@@ -59,6 +59,17 @@ static MemSpace kw_mem(const Expr *call) {
 
 static DType acc_dtype_for(DType operand) { return dtype_is_int(operand) ? DT_INT32 : DT_FP32; }
 
+/* The cube's dtype triples (isa_and_sync.md TMATMUL / TSTORE, targets.md §3): FP16, BF16 and FP32
+ * operands accumulate in FP32, which the store writes as FP32, FP16 or BF16; INT8 operands
+ * accumulate in INT32, stored as INT32 (the quantizing INT8 stores are not supported). */
+#define CUBE_LEGAL "FP16 x FP16, BF16 x BF16 and FP32 x FP32 accumulate in FP32 (out_dtype pl.FP32, pl.FP16 or pl.BF16); " \
+                   "INT8 x INT8 accumulates in INT32 (out_dtype pl.INT32)"
+
+static bool cube_operand_ok(DType d) { return d == DT_FP16 || d == DT_BF16 || d == DT_FP32 || d == DT_INT8; }
+
+/* A store of the accumulator may convert FP32 to FP16 / BF16; anything else keeps the dtype. */
+static bool store_converts(DType from, DType to) { return from == to || (from == DT_FP32 && (to == DT_FP16 || to == DT_BF16)); }
+
 /* [M, K] x [K, N]: checks ranks, dtypes and the inner dimension; returns M, N in mn. */
 static bool matmul_dims(IrCtx *c, Expr *call, Expr *lhs, Expr *rhs, TypeKind k, int64_t mn[2]) {
     if (!is_shaped(lhs, k) || !is_shaped(rhs, k) || lhs->type->rank != 2 || rhs->type->rank != 2)
@@ -76,6 +87,9 @@ static bool matmul_dims(IrCtx *c, Expr *call, Expr *lhs, Expr *rhs, TypeKind k, 
     if (lhs->type->dtype != rhs->type->dtype)
         return fail(c, call, "%s: operand dtypes differ: %s vs %s (the cube multiplies equal types: FP16, BF16, FP32 or INT8)",
                     ir_op_info(call->call.op)->name, describe(c, lhs), describe(c, rhs));
+    if (!cube_operand_ok(lhs->type->dtype))
+        return fail(c, call, "%s: the cube does not multiply %s operands (%s and %s); legal: %s", ir_op_info(call->call.op)->name,
+                    dtype_name(lhs->type->dtype), describe(c, lhs), describe(c, rhs), CUBE_LEGAL);
     mn[0] = M;
     mn[1] = N;
     return true;
@@ -90,7 +104,15 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
         int64_t mn[2];
         if (!matmul_dims(c, call, a[0], a[1], TY_TENSOR, mn)) return false;
         const AttrVal *od = kw(call, "out_dtype");
-        call->type = ir_tensor_type(c, od ? od->dtype : a[0]->type->dtype, 2, mn);
+        DType in = a[0]->type->dtype, acc = acc_dtype_for(in);
+        if (od && od->kind != AV_DTYPE) return fail(c, call, "tensor.matmul: out_dtype must be a dtype such as pl.FP32");
+        if (!od && acc == DT_INT32)
+            return fail(c, call, "tensor.matmul: INT8 operands accumulate in INT32; say out_dtype=pl.INT32 (legal: %s)", CUBE_LEGAL);
+        DType out = od ? od->dtype : in;
+        if (!store_converts(acc, out))
+            return fail(c, call, "tensor.matmul: out_dtype=pl.%s is not a result of %s x %s (the cube accumulates in %s); legal: %s",
+                        dtype_name(out), dtype_name(in), dtype_name(in), dtype_name(acc), CUBE_LEGAL);
+        call->type = ir_tensor_type(c, out, 2, mn);
         return true;
     }
     case OP_TENSOR_MATMUL_ACC: {
@@ -100,6 +122,9 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
             ir_type_dim(a[0]->type, 1) != mn[1])
             return fail(c, call, "tensor.matmul_acc: accumulator %s does not match the product shape [%lld, %lld]",
                         describe(c, a[0]), (long long)mn[0], (long long)mn[1]);
+        if (a[0]->type->dtype != acc_dtype_for(a[1]->type->dtype))
+            return fail(c, call, "tensor.matmul_acc: the accumulator %s must be %s for %s operands; legal: %s", describe(c, a[0]),
+                        dtype_name(acc_dtype_for(a[1]->type->dtype)), dtype_name(a[1]->type->dtype), CUBE_LEGAL);
         call->type = a[0]->type;
         return true;
     }
@@ -172,6 +197,9 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
     case OP_TILE_STORE:
         if (!is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "tile.store: expected a tile, got %s", describe(c, a[0]));
         if (!is_shaped(a[2], TY_TENSOR)) return (int)fail(c, call, "tile.store: the destination must be a tensor, got %s", describe(c, a[2]));
+        if (a[0]->type->dtype != a[2]->type->dtype && (a[0]->type->space != MS_ACC || !store_converts(a[0]->type->dtype, a[2]->type->dtype)))
+            return (int)fail(c, call, "tile.store: %s cannot be stored into %s: a store converts only an FP32 accumulator (Acc) to "
+                             "FP16 or BF16; cast the tile first", describe(c, a[0]), describe(c, a[2]));
         call->type = a[2]->type;
         return 1;
     case OP_TILE_CREATE: {
@@ -229,6 +257,9 @@ static bool deduce_tile_cube(IrCtx *c, Expr *call) {
         if (!matmul_dims(c, call, a[1], a[2], TY_TILE, mn)) return false;
         if (!is_shaped(a[0], TY_TILE))
             return fail(c, call, "tile.matmul_acc: the accumulator must be a tile, got %s", describe(c, a[0]));
+        if (a[0]->type->dtype != acc_dtype_for(a[1]->type->dtype))
+            return fail(c, call, "tile.matmul_acc: the accumulator %s must be %s for %s operands; legal: %s", describe(c, a[0]),
+                        dtype_name(acc_dtype_for(a[1]->type->dtype)), dtype_name(a[1]->type->dtype), CUBE_LEGAL);
         call->type = ir_type_copy(c, a[0]->type);
         call->type->memref = NULL;
         if (call->type->space == MS_NONE) call->type->space = MS_ACC;

@@ -386,4 +386,10 @@ typedef enum {
  * to diag as errors (internal: a pass broke an invariant). Returns true when clean. */
 bool ir_verify(const Program *p, unsigned props, DiagSink *diag);
 
+/* ---------------------------------------------------------------- user rules (ir/check.c) */
+/* Where scopes may appear (pl.at regions only in Opaque / Orchestration functions and not nested;
+ * pl.spmd not inside kernels; pl.cluster and pl.at at other levels not supported): located user
+ * errors for the rest. Run before the pass pipeline. */
+bool ir_check_scopes(const Program *p, DiagSink *diag);
+
 #endif

@@ -289,7 +289,9 @@ static RtStatus rt_exec_scope(Rt *rt, const Stmt *s, RtFrame *fr) {
         rt->spmd.len--;
         return st;
     }
-    rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "scope kind %d cannot run in an orchestration function (not outlined)", (int)s->scope.kind);
+    static const char *names[] = { "a pl.at region", "pl.scope", "pl.spmd", "pl.cluster", "a pl.at region at a level other than CORE_GROUP" };
+    rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "%s cannot run in an orchestration function (it was not outlined into a kernel)",
+            names[s->scope.kind]);
     return RS_ERROR;
 }
 

@@ -18,7 +18,7 @@ class constructs:
         q: pl.Scalar[pl.BOOL] = not (n < 0 and n >= -5) or n == 1
         r: pl.Scalar[pl.INDEX] = pl.min(n, pl.max(h, 0)) - -3
         for i in pl.range(4):
-            pl.tile.store(t, [0, 0], o, atomic=pl.AtomicType.Add)
+            pl.tile.store(v, [0, 0], o, atomic=pl.AtomicType.Add)
         for i2, (x, y) in pl.parallel(1, 8, 2, init_values=(n, h), attrs={"core_placement": "spread"}):
             if x < y:
                 x2: pl.Scalar[pl.INDEX] = x + 1

@@ -1,0 +1,12 @@
+# An FP32 accumulator is stored as FP32, FP16 or BF16, never INT32.
+# expect: matmul_fp16_int32_out.py:11:16: error: tensor.matmul: out_dtype=pl.INT32 is not a result of FP16 x FP16
+# expect: legal: FP16 x FP16, BF16 x BF16 and FP32 x FP32 accumulate in FP32
+import pypto.language as pl
+
+@pl.jit
+def f(a: pl.Tensor[[32, 32], pl.FP16],
+      b: pl.Tensor[[32, 32], pl.FP16],
+      c: pl.Out[pl.Tensor[[32, 32], pl.INT32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        c[:] = pl.matmul(a, b, out_dtype=pl.INT32)
+    return c
