@@ -49,7 +49,10 @@ void ptoc_program_free(ptoc_program *p);
 int ptoc_set_option(ptoc_program *p, const char *key, const char *value);
 
 /* Load a program; entry = the @pl.jit function to compile (NULL = the first one). One load per
- * handle. Parse errors are reported in ptoc_diagnostics (gcc style, with the source line). */
+ * handle: a second one (even after a failed first) fails with a diagnostic and changes nothing.
+ * Parse errors are reported in ptoc_diagnostics (gcc style, with the source line). A file must be
+ * UTF-8 without NUL bytes and at most 16 MiB. A refused call (an unknown option, a second load)
+ * does not make later calls fail. */
 int ptoc_load_file(ptoc_program *p, const char *path, const char *entry);
 int ptoc_load_text(ptoc_program *p, const char *name, const char *text, const char *entry);
 

@@ -287,6 +287,45 @@ TEST(test_npy) {
     remove("/tmp/ptoc_test_v.npy"), remove("/tmp/ptoc_test_h.npy"), remove("/tmp/ptoc_test_bad.npy");
 }
 
+/* A rejected option or a second load used to leave an error in the session that failed every later
+ * compile and run without a word: each call now stands on its own, and the refusal says why. */
+TEST(test_recovers_after_refusals) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_set_option(p, "bogus", "1"), -1);
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "first"), 0);
+    CHECK_EQ_INT(ptoc_load_text(p, "again.py", TWO, "second"), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "a program ('two.py') is already loaded in this session");
+    CHECK_EQ_STR(ptoc_entry_name(p), "first");
+    CHECK_EQ_INT(ptoc_compile(p), 0);
+    CHECK_EQ_INT(ptoc_run_random(p), 0);
+    CHECK_CONTAINS(ptoc_report_json(p), "{\"ok\":true");
+    ptoc_program_free(p);
+
+    p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "bad.py", "import pypto.language as pl\n@pl.jit\ndef f(:\n", NULL), -1);
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, NULL), -1);       /* one load per handle, said so */
+    CHECK_CONTAINS(ptoc_diagnostics(p), "already loaded in this session; use a new session");
+    ptoc_program_free(p);
+}
+
+TEST(test_bad_sources) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "empty.py", "import pypto.language as pl\n@pl.program\nclass E:\n    x = 1\n", NULL), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "@pl.program class 'E' has no @pl.function methods");
+    ptoc_program_free(p);
+
+    p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "latin1.py", "# caf\xe9\n", NULL), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "latin1.py:1:6: error: byte 0xe9 is not UTF-8");
+    CHECK_CONTAINS(ptoc_report_json(p), "\"error\":\"latin1.py:1:6: byte 0xe9 is not UTF-8");
+    ptoc_program_free(p);
+
+    p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_file(p, "/tmp", NULL), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "'/tmp' is a directory");
+    ptoc_program_free(p);
+}
+
 int main(void) {
     RUN(test_options);
     RUN(test_load_errors);
@@ -296,5 +335,7 @@ int main(void) {
     RUN(test_random_values);
     RUN(test_race_reported);
     RUN(test_npy);
+    RUN(test_recovers_after_refusals);
+    RUN(test_bad_sources);
     return test_summary();
 }
