@@ -5,6 +5,7 @@
 #   make bench      speed figures as ratios against a baseline run side by side
 #   make run        build, then run examples/matmul.py on the simulator
 #   make install PREFIX=/usr/local
+#   make fuzz-parse [FUZZ_TIME=600] [FUZZ_RUNS=N]   libFuzzer on the front end and compiler (clang)
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -37,7 +38,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PTOC   := $(BUILD)/ptoc
 LIBA   := $(BUILD)/libptoc.a
 
-.PHONY: all test run bench install clean unit
+.PHONY: all test run bench install clean unit fuzz-parse
 all: $(PTOC) $(LIBA)
 
 $(BUILD)/obj/%.o: %.c
@@ -79,5 +80,21 @@ install: all
 
 clean:
 	rm -rf build
+
+# ---- fuzz-parse: tests/fuzz/fuzz_compile.c under libFuzzer + ASan + UBSan, built by clang in its
+# own directory; tests/fuzz/run_fuzz_parse.sh seeds the corpus and runs it (docs in that script) ----
+FUZZ_DIR   := build/fuzz
+FUZZ_TIME  ?= 60
+FUZZ_RUNS  ?= -1
+FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -ffp-contract=off -g -O2 \
+              -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Iinclude -Isrc -MMD -MP
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_DIR)/fuzz_compile: tests/fuzz/fuzz_compile.c $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+fuzz-parse: $(FUZZ_DIR)/fuzz_compile
+	@bash tests/fuzz/run_fuzz_parse.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZ_RUNS)
+-include $(wildcard $(FUZZ_DIR)/obj/src/*/*.d)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d)

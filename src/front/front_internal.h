@@ -83,6 +83,8 @@ bool front_const_lookup(Parser *p, const char *name, int64_t *out);
 /* The value of integer literal t, negated when negate (so -9223372036854775808 is accepted); a
  * located error when it does not fit in int64. */
 bool front_int_literal(Parser *p, const Tok *t, bool negate, int64_t *out);
+/* A Python identifier that is not a keyword (bytes >= 0x80 count as letters, as in the lexer). */
+bool front_is_identifier(const char *s);
 /* ir_fold, failing the parse when folding reported an error (overflow, division by zero). */
 Expr *front_fold(Parser *p, Expr *e);
 

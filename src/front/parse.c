@@ -141,6 +141,20 @@ bool front_int_literal(Parser *p, const Tok *t, bool negate, int64_t *out) {
     return false;
 }
 
+bool front_is_identifier(const char *s) {
+    static const char *const keywords[] = {
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+        "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+        "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", NULL };
+    const unsigned char *c = (const unsigned char *)s;
+    if (!*c || (*c >= '0' && *c <= '9')) return false;
+    for (; *c; c++)
+        if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c >= 0x80)) return false;
+    for (int i = 0; keywords[i]; i++)
+        if (strcmp(s, keywords[i]) == 0) return false;
+    return true;
+}
+
 Expr *front_fold(Parser *p, Expr *e) {
     int before = p->c->diag->nerrors;
     Expr *f = ir_fold(p->c, e);

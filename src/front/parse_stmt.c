@@ -518,6 +518,10 @@ static bool scope_option(Parser *p, Stmt *s, Tok *key) {
         if (s->scope.level != LV_CORE_GROUP) s->scope.kind = SC_HIERARCHY;
     } else if (s->scope.kind == SC_INCORE && strcmp(key->text, "name_hint") == 0) {
         if (v.kind != AV_STR) { front_error(p, vsp, "name_hint must be a string"); return false; }
+        if (!front_is_identifier(v.s)) {      /* it names the kernel: the printed program must parse back */
+            front_error(p, vsp, "name_hint \"%s\" names the kernel function, so it must be a Python identifier (letters, digits, '_'; not a keyword)", v.s);
+            return false;
+        }
         s->scope.name_hint = v.s;
     } else if (s->scope.kind == SC_RUNTIME && strcmp(key->text, "mode") == 0) {
         if (v.kind != AV_ENUM || (strcmp(v.s, "pl.ScopeMode.MANUAL") != 0 && strcmp(v.s, "pl.ScopeMode.AUTO") != 0)) {

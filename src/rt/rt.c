@@ -233,12 +233,14 @@ static RtStatus rt_exec_for(Rt *rt, const Stmt *s, RtFrame *fr) {
         if (!rt_eval(rt, s->for_.iter_args.items[k]->init, &init)) return RS_ERROR;
         rt_bind(rt, s->for_.iter_args.items[k], init);
     }
-    for (int64_t i = a.i; c.i > 0 ? i < b.i : i > b.i; i += c.i) {
+    /* the loop ends when the next value would pass stop, or leave int64 (range(0, 2**63 - 1, 2**62)) */
+    for (int64_t i = a.i; c.i > 0 ? i < b.i : i > b.i;) {
         rt_bind(rt, s->for_.loop_var, rt_int(i));
         fr->nyv = 0;
         RtStatus st = rt_exec_list(rt, &s->for_.body, fr);
         if (st != RS_OK) return st;
         rt_bind_yields(rt, &s->for_.iter_args, fr);
+        if (!checked_add(i, c.i, &i)) break;
     }
     for (int k = 0; k < s->for_.return_vars.len && k < s->for_.iter_args.len; k++)
         rt_bind(rt, s->for_.return_vars.items[k], *rt_slot(rt, s->for_.iter_args.items[k]));

@@ -89,7 +89,7 @@ bool rt_slice(Rt *rt, const RtTensor *src, const int64_t *shape, int nshape, con
     for (int d = 0; d < src->ndims; d++) {
         int sd = d - (src->ndims - nshape);        /* result dim, <0 = dropped */
         int64_t ext = sd >= 0 ? shape[sd] : 1;
-        if (off[d] < 0 || ext < 0 || off[d] + ext > src->shape[d])
+        if (off[d] < 0 || ext < 0 || off[d] > src->shape[d] || ext > src->shape[d] - off[d])   /* no overflow */
             return rt_fail(rt, RT_ERR_INVALID_ARGS, sp,
                            "slice: offset %lld + extent %lld exceeds dim %d of size %lld",
                            (long long)off[d], (long long)ext, d, (long long)src->shape[d]);
