@@ -217,15 +217,23 @@ void diag_format(const Diag *g, StrBuf *out) {
         if (*p == '\n') ln++;
     const char *e = p;
     while (e < end && *e != '\n') e++;
-    sb_printf(out, "%5d | ", g->span.line);
-    for (const char *q = p; q < e; q++) sb_putc(out, *q ? *q : ' ');   /* a NUL would end the message */
-    sb_puts(out, "\n      | ");
-    for (int i = 1; i < g->span.col && p + i - 1 < e; i++) {
-        unsigned char c = (unsigned char)p[i - 1];
+    /* a long line (generated code) is shown as a window around the caret */
+    const char *at = p + (g->span.col > 0 ? g->span.col - 1 : 0);
+    if (at > e) at = e;
+    const char *ls = p, *le = e;
+    if (e - p > 160) {
+        if (at - p > 60) ls = at - 60;
+        if (le - ls > 160) le = ls + 160;
+    }
+    sb_printf(out, "%5d | %s", g->span.line, ls > p ? "..." : "");
+    for (const char *q = ls; q < le; q++) sb_putc(out, *q ? *q : ' ');   /* a NUL would end the message */
+    sb_printf(out, "%s\n      | %s", le < e ? "..." : "", ls > p ? "   " : "");
+    for (const char *q = ls; q < at; q++) {
+        unsigned char c = (unsigned char)*q;
         if ((c & 0xc0) != 0x80) sb_putc(out, c == '\t' ? '\t' : ' ');   /* one space per UTF-8 character */
     }
     sb_putc(out, '^');
-    for (int i = 1; i < g->span.len && p + g->span.col - 1 + i < e; i++) sb_putc(out, '~');
+    for (int i = 1; i < g->span.len && at + i < le; i++) sb_putc(out, '~');
     sb_putc(out, '\n');
 }
 

@@ -378,7 +378,11 @@ static Expr *parse_power(Parser *p) {
     Expr *e = parse_postfix(p);
     if (e && front_is_op(p, "**")) {
         Span sp = front_next(p)->span;
-        e = make_binary(p, BIN_POW, e, parse_unary(p), sp);
+        if (p->depth > 100) { front_error(p, sp, "expression nested too deeply"); return NULL; }
+        p->depth++;                                  /* right associative: 2 ** 2 ** ... recurses */
+        Expr *r = parse_unary(p);
+        p->depth--;
+        e = make_binary(p, BIN_POW, e, r, sp);
     }
     return e;
 }
@@ -492,9 +496,19 @@ static Expr *parse_or(Parser *p) {
     return e;
 }
 
+/* The expression trees are walked recursively everywhere (folding, printing, the interpreter): an
+ * expression of more than this many tokens (x + x + ... of a generated file) is refused here
+ * rather than overflowing a stack later. */
+#define FRONT_MAX_EXPR_TOKENS 2000
+
 Expr *front_parse_expr(Parser *p) {
     if (p->failed) return NULL;
+    int start = p->pos;
+    Span sp = front_peek(p, 0)->span;
     Expr *e = parse_or(p);
     if (!e && !p->failed) front_error(p, front_peek(p, 0)->span, "invalid expression");
+    if (!p->failed && p->pos - start > FRONT_MAX_EXPR_TOKENS)
+        front_error(p, sp, "expression too long (%d tokens, at most %d); split it into several statements", p->pos - start,
+                    FRONT_MAX_EXPR_TOKENS);
     return p->failed ? NULL : e;
 }

@@ -104,33 +104,42 @@ MirExpr *mir_not(Kernel *k, MirExpr *a) {
 }
 
 
-int64_t mir_eval(const MirExpr *e, const int64_t *vars) {
+/* Kernel scalars hold run-time values (scalar parameters from the orchestration): an overflow or a
+ * division by zero is the program's error, reported by the caller, never undefined behaviour. */
+bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out) {
+    int64_t a, b;
     switch (e->kind) {
-    case MX_CONST: return e->value;
-    case MX_VAR: return vars[e->var];
-    case MX_NOT: return !mir_eval(e->a, vars);
-    case MX_NEG: return -mir_eval(e->a, vars);
+    case MX_CONST: *out = e->value; return true;
+    case MX_VAR: *out = vars[e->var]; return true;
+    case MX_NOT: if (!mir_eval_checked(e->a, vars, &a)) return false; *out = !a; return true;
+    case MX_NEG: return mir_eval_checked(e->a, vars, &a) && checked_sub(0, a, out);
     case MX_BIN: break;
     }
-    int64_t a = mir_eval(e->a, vars), b = mir_eval(e->b, vars);
+    if (!mir_eval_checked(e->a, vars, &a) || !mir_eval_checked(e->b, vars, &b)) return false;
     switch (e->op) {
-    case MB_ADD: return a + b;
-    case MB_SUB: return a - b;
-    case MB_MUL: return a * b;
-    case MB_FLOORDIV: PTOC_ASSERT(b != 0, "division by zero"); return floordiv_i64(a, b);
-    case MB_FLOORMOD: PTOC_ASSERT(b != 0, "modulo by zero"); return floormod_i64(a, b);
-    case MB_MIN: return a < b ? a : b;
-    case MB_MAX: return a > b ? a : b;
-    case MB_EQ: return a == b;
-    case MB_NE: return a != b;
-    case MB_LT: return a < b;
-    case MB_LE: return a <= b;
-    case MB_GT: return a > b;
-    case MB_GE: return a >= b;
-    case MB_AND: return a && b;
-    case MB_OR: return a || b;
+    case MB_ADD: return checked_add(a, b, out);
+    case MB_SUB: return checked_sub(a, b, out);
+    case MB_MUL: return checked_mul(a, b, out);
+    case MB_FLOORDIV: if (b == 0 || (a == INT64_MIN && b == -1)) return false; *out = floordiv_i64(a, b); return true;
+    case MB_FLOORMOD: if (b == 0) return false; *out = b == -1 ? 0 : floormod_i64(a, b); return true;
+    case MB_MIN: *out = a < b ? a : b; return true;
+    case MB_MAX: *out = a > b ? a : b; return true;
+    case MB_EQ: *out = a == b; return true;
+    case MB_NE: *out = a != b; return true;
+    case MB_LT: *out = a < b; return true;
+    case MB_LE: *out = a <= b; return true;
+    case MB_GT: *out = a > b; return true;
+    case MB_GE: *out = a >= b; return true;
+    case MB_AND: *out = a && b; return true;
+    case MB_OR: *out = a || b; return true;
     }
     PTOC_UNREACHABLE("bad mir binop %d", e->op);
+}
+
+int64_t mir_eval(const MirExpr *e, const int64_t *vars) {
+    int64_t v;
+    PTOC_ASSERT(mir_eval_checked(e, vars, &v), "overflow or division by zero in a kernel scalar expression");
+    return v;
 }
 
 bool mir_is_const(const MirExpr *e, int64_t *out) {

@@ -131,7 +131,9 @@ MirExpr *mir_const(Kernel *k, int64_t v);
 MirExpr *mir_var(Kernel *k, int var);
 MirExpr *mir_bin(Kernel *k, MirBinOp op, MirExpr *a, MirExpr *b);
 MirExpr *mir_not(Kernel *k, MirExpr *a);
-int64_t mir_eval(const MirExpr *e, const int64_t *vars);
+int64_t mir_eval(const MirExpr *e, const int64_t *vars);     /* asserts mir_eval_checked succeeds */
+/* false on int64 overflow or division by zero (run-time values: the caller reports the error) */
+bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out);
 bool mir_is_const(const MirExpr *e, int64_t *out);
 bool mir_is_sync(const MirInst *i);                   /* set/wait/barrier */
 

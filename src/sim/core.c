@@ -116,8 +116,8 @@ static bool issue(SimRun *s, const MirInst *i) {
     if (p < 0 || p >= PIPE_COUNT) return sim_hard_error(s, i, "instruction on invalid pipe %d", (int)p);
     if (s->dyn.len >= SIM_MAX_DYN) return sim_hard_error(s, i, "more than %d dynamic instructions", SIM_MAX_DYN);
     SimDyn d = { .inst = i, .order = s->dyn.len, .pipe = (int16_t)p, .snap = -1 };
-    if (i->off[0]) d.off0 = mir_eval(i->off[0], s->vars);
-    if (i->off[1]) d.off1 = mir_eval(i->off[1], s->vars);
+    if ((i->off[0] && !mir_eval_checked(i->off[0], s->vars, &d.off0)) || (i->off[1] && !mir_eval_checked(i->off[1], s->vars, &d.off1)))
+        return sim_hard_error(s, i, "an offset overflows or divides by zero");
     if (i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG) {
         int ev = resolve_event(s, i);
         if (ev < 0 || ev >= SIM_MAX_EVENTS) return sim_hard_error(s, i, "event id %d out of range", ev);
@@ -137,14 +137,18 @@ static bool issue(SimRun *s, const MirInst *i) {
 }
 
 static bool walk_for(SimRun *s, const MirInst *i) {
-    int64_t start = mir_eval(i->start, s->vars), stop = mir_eval(i->stop, s->vars), step = mir_eval(i->step, s->vars);
+    int64_t start, stop, step;
+    if (!mir_eval_checked(i->start, s->vars, &start) || !mir_eval_checked(i->stop, s->vars, &stop) ||
+        !mir_eval_checked(i->step, s->vars, &step))
+        return sim_hard_error(s, i, "a loop bound overflows or divides by zero");
     if (step == 0) return sim_hard_error(s, i, "loop with step 0");
     if (i->var < 0 || i->var >= s->k->nvars) return sim_hard_error(s, i, "loop variable %d out of range", i->var);
     int64_t saved = s->var_step[i->var];
     s->var_step[i->var] = step;
-    for (int64_t v = start; step > 0 ? v < stop : v > stop; v += step) {
+    for (int64_t v = start; step > 0 ? v < stop : v > stop;) {
         s->vars[i->var] = v;
         if (!walk_block(s, &i->body)) return false;
+        if (!checked_add(v, step, &v)) break;       /* the next value would leave int64: past stop */
     }
     s->var_step[i->var] = saved;
     return true;
@@ -155,7 +159,11 @@ static bool walk_block(SimRun *s, const MirBlock *b) {
         const MirInst *i = b->items[j];
         bool ok;
         if (i->op == MI_FOR) ok = walk_for(s, i);
-        else if (i->op == MI_IF) ok = walk_block(s, mir_eval(i->cond, s->vars) ? &i->then_body : &i->else_body);
+        else if (i->op == MI_IF) {
+            int64_t c;
+            if (!mir_eval_checked(i->cond, s->vars, &c)) return sim_hard_error(s, i, "a condition overflows or divides by zero");
+            ok = walk_block(s, c ? &i->then_body : &i->else_body);
+        }
         else ok = issue(s, i);
         if (!ok) return false;
     }

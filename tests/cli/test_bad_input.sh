@@ -51,6 +51,20 @@ has latin1-source-msg "$ERR" "byte 0xff is not UTF-8"
 printf 'M=16 N=16 K=\xff\nM=16 N=16 K=16\n' | "$PTOC" tile --batch > "$OUT" 2> "$ERR"
 json_lines batch-json "$OUT"
 
+# ---- generated programs deep enough to overflow a recursive walk (they crashed with SIGSEGV) ----
+gen() {   # gen FILE EXPR: a program assigning EXPR inside a loop
+    { printf 'import pypto.language as pl\n\n@pl.jit\ndef f(a: pl.Tensor[[16, 16], pl.FP16],\n'
+      printf '      c: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):\n    for i in pl.range(2):\n        x = %s\n' "$2"
+      printf '    with pl.at(level=pl.Level.CORE_GROUP):\n        c[:] = pl.matmul(a, a, out_dtype=pl.FP32)\n    return c\n'; } > "$1"
+}
+gen "$TMP/chain.py" "i$(python3 -c 'print(" + i" * 200000)')"
+run long-chain 1 run "$TMP/chain.py" && has long-chain-msg "$ERR" "chain.py:7:13: error: expression too long (400001 tokens, at most 2000)"
+has long-line-window "$ERR" " + i + ..."
+gen "$TMP/pow.py" "i$(python3 -c 'print(" ** 1" * 200000)')"
+run pow-chain 1 run "$TMP/pow.py" && has pow-chain-msg "$ERR" "error: expression nested too deeply"
+gen "$TMP/parens.py" "$(python3 -c 'print("(" * 100000 + "i" + ")" * 100000)')"
+run paren-chain 1 run "$TMP/parens.py" && has paren-chain-msg "$ERR" "error: expression nested too deeply"
+
 # ---- outputs that cannot be written: the verdict line agrees with the exit code ----
 touch "$TMP/file"
 run keep-unwritable 1 run examples/matmul.py --keep "$TMP/file/sub"

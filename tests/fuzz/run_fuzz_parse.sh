@@ -16,7 +16,7 @@ RUNS=${3:--1}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 mkdir -p "$DIR/corpus" "$DIR/seeds" "$DIR/crashes"
-for f in examples/*.py tests/*/*.py tests/*/*/*.py /work/shared/reference/pypto-examples/*.py tests/fuzz/regress/*; do
+for f in examples/*.py tests/*/*.py tests/*/*/*.py tests/*/*/*/*.py /work/shared/reference/pypto-examples/*.py tests/fuzz/regress/*; do
     [ -f "$f" ] || continue
     [ "$(stat -c %s "$f")" -le 8192 ] || continue
     cp "$f" "$DIR/seeds/$(echo "$f" | tr '/' '_')"

@@ -326,6 +326,32 @@ TEST(test_bad_sources) {
     ptoc_program_free(p);
 }
 
+/* A kernel offset dividing by a run-time zero (the loop variable): without the golden run nothing
+ * catches it before the simulator, whose scalar evaluation asserted (an abort of the host program). */
+TEST(test_kernel_division_by_zero) {
+    static const char *DIVZ = "import pypto.language as pl\n"
+                              "@pl.jit\n"
+                              "def f(a: pl.Tensor[[32, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16],\n"
+                              "      c: pl.Out[pl.Tensor[[32, 16], pl.FP32]]):\n"
+                              "    for j in pl.range(2):\n"
+                              "        with pl.at(level=pl.Level.CORE_GROUP):\n"
+                              "            r = (16 // j) * 0\n"
+                              "            c[r:r + 16, :] = pl.matmul(a[r:r + 16, :], b, out_dtype=pl.FP32)\n"
+                              "    return c\n";
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "divz.py", DIVZ, NULL), 0);
+    CHECK_EQ_INT(ptoc_compile(p), 0);
+    uint16_t a[32 * 16] = { 0 }, b[16 * 16] = { 0 };
+    float c[32 * 16] = { 0 };
+    void *bufs[3] = { a, b, c };
+    CHECK_EQ_INT(ptoc_run(p, bufs, 3), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "divz.py:8:30: error: simulator: an offset overflows or divides by zero");
+    CHECK_EQ_INT(ptoc_set_option(p, "golden", "1"), 0);
+    CHECK_EQ_INT(ptoc_run(p, bufs, 3), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "error: division by zero in 16 // 0");
+    ptoc_program_free(p);
+}
+
 int main(void) {
     RUN(test_options);
     RUN(test_load_errors);
@@ -337,5 +363,6 @@ int main(void) {
     RUN(test_npy);
     RUN(test_recovers_after_refusals);
     RUN(test_bad_sources);
+    RUN(test_kernel_division_by_zero);
     return test_summary();
 }
