@@ -5,7 +5,8 @@
  *     region becomes its own kernel, so a region inside a kernel (an InCore / AIC / AIV function,
  *     or another region) has nothing to be outlined from;
  *   - pl.spmd / pl.cluster / pl.at at another level: not inside a kernel (the orchestration launches
- *     blocks and clusters), and pl.cluster / other levels not at all.
+ *     blocks and clusters), and pl.cluster / other levels not at all;
+ *   - no 'return' inside a region (it would return from the kernel, not from the function).
  * Requires: a parsed Program. Produces: located user errors through the sink; true when clean. */
 #include "ir/ir.h"
 
@@ -73,6 +74,13 @@ static void check_list(ScopeCheck *k, const StmtList *l) {
         case ST_IF: check_list(k, &s->if_.then_body); check_list(k, &s->if_.else_body); break;
         case ST_FOR: check_list(k, &s->for_.body); break;
         case ST_WHILE: check_list(k, &s->while_.body); break;
+        case ST_RETURN:
+            if (k->region) {
+                diag_error(k->diag, s->span, "'return' inside a pl.at region (line %d): the region becomes a kernel that returns "
+                           "to the orchestration; return after the 'with' block", k->region->span.line);
+                k->ok = false;
+            }
+            break;
         default: break;
         }
     }

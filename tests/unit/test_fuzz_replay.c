@@ -32,7 +32,7 @@ TEST(test_replay_reproducers) {
         CHECK_MSG(data != NULL, "cannot read %s", path);
         if (data) {
             why[0] = 0;
-            FuzzVerdict v = fuzz_one((const uint8_t *)data, len, why, sizeof why);
+            FuzzVerdict v = fuzz_one((const uint8_t *)data, len, true, why, sizeof why);
             CHECK_MSG(v == FUZZ_OK, "%s: %s", path, why);
         }
         free(data);
