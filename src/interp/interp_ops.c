@@ -112,7 +112,7 @@ static void window_copy(InterpArray *dst, const int64_t *doff, const InterpArray
 static bool check_window(OpArgs *a, const InterpArray *arr, const int64_t *off, const int64_t *ext, int r,
                          const char *what) {
     for (int d = 0; d < r; d++)
-        if (off[d] < 0 || ext[d] < 0 || off[d] + ext[d] > arr->shape[d]) {
+        if (off[d] < 0 || ext[d] < 0 || off[d] > arr->shape[d] || ext[d] > arr->shape[d] - off[d]) {   /* no overflow */
             char buf[128];
             return interp_fail(a->c, a->call->span,
                                "%s: window of extent %lld at offset %lld leaves %s %s in dim %d", op_name(a),
@@ -231,7 +231,7 @@ static bool op_load(OpArgs *a, InterpValue *out) {
     bool inside = true;
     for (int d = 0; d < src->rank; d++) {
         if (off[d] < 0) { interp_array_release(r); return interp_fail(a->c, a->call->span, "tile.load: negative offset"); }
-        if (off[d] + ext[d] > src->shape[d]) ext[d] = src->shape[d] - off[d];   /* zero-filled outside */
+        if (ext[d] > src->shape[d] - off[d]) ext[d] = src->shape[d] - off[d];   /* zero-filled outside (no overflow) */
         inside &= ext[d] > 0;
     }
     if (inside) {

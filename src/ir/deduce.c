@@ -49,6 +49,16 @@ static bool static_tuple(const Expr *e, int64_t *out, int *n) {
     return true;
 }
 
+/* A static result shape: no negative dimension, and a byte size that fits in int64. */
+static bool shape_ok(IrCtx *c, const Expr *call, const int64_t *d, int n, DType dt) {
+    int64_t bytes;
+    for (int i = 0; i < n; i++)
+        if (d[i] < 0) return fail(c, call, "%s: negative dimension %lld in the shape", ir_op_info(call->call.op)->name, (long long)d[i]);
+    if (!ir_shape_bytes(dt, d, n, &bytes))
+        return fail(c, call, "%s: the shape is too large: its size in bytes does not fit in a 64-bit integer", ir_op_info(call->call.op)->name);
+    return true;
+}
+
 static const AttrVal *kw(const Expr *call, const char *key) { return ir_attr_get(&call->call.kwargs, key); }
 static bool kw_bool(const Expr *call, const char *key) { const AttrVal *v = kw(call, key); return v && v->i; }
 
@@ -139,7 +149,7 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
                 return fail(c, call, "assemble: rank mismatch: target %s, source %s, %d offsets",
                             describe(c, a[0]), describe(c, a[1]), n);
             for (int i = 0; i < n; i++)
-                if (d[i] < 0 || d[i] + sd[i] > td[i])
+                if (d[i] < 0 || d[i] > td[i] || sd[i] > td[i] - d[i])   /* no overflow */
                     return fail(c, call, "assemble: source %s at offset %lld does not fit target %s in dim %d",
                                 describe(c, a[1]), (long long)d[i], describe(c, a[0]), i);
         }
@@ -152,12 +162,14 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
     case OP_TENSOR_SLICE: {
         if (!is_shaped(a[0], TY_TENSOR)) return fail(c, call, "slice: expected a tensor, got %s", describe(c, a[0]));
         if (!static_tuple(a[1], d, &n)) return fail(c, call, "slice: the shape must be static");
+        if (!shape_ok(c, call, d, n, a[0]->type->dtype)) return false;
         call->type = ir_tensor_type(c, a[0]->type->dtype, n, d);
         return true;
     }
     case OP_TENSOR_CREATE: {
         const AttrVal *dt = kw(call, "dtype");
         if (!static_tuple(a[0], d, &n)) return fail(c, call, "create: the shape must be static");
+        if (!shape_ok(c, call, d, n, dt ? dt->dtype : DT_FP32)) return false;
         call->type = ir_tensor_type(c, dt ? dt->dtype : DT_FP32, n, d);
         return true;
     }
@@ -182,6 +194,7 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
     case OP_TILE_LOAD: {
         if (!is_shaped(a[0], TY_TENSOR)) return (int)fail(c, call, "tile.load: expected a tensor, got %s", describe(c, a[0]));
         if (!static_tuple(a[2], d, &n)) return (int)fail(c, call, "tile.load: the shape must be static");
+        if (!shape_ok(c, call, d, n, a[0]->type->dtype)) return 0;
         call->type = ir_tile_type(c, a[0]->type->dtype, n, d, kw_mem(call));
         int64_t vd[8] = {0};
         int vn = 0;
@@ -205,6 +218,7 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
     case OP_TILE_CREATE: {
         if (!static_tuple(a[0], d, &n)) return (int)fail(c, call, "tile.create: the shape must be static");
         const AttrVal *dt = kw(call, "dtype");
+        if (!shape_ok(c, call, d, n, dt ? dt->dtype : DT_FP32)) return 0;
         call->type = ir_tile_type(c, dt ? dt->dtype : DT_FP32, n, d, kw_mem(call));
         if (kw_bool(call, "compact")) {
             TileView v = ir_implicit_view(call->type);
@@ -219,6 +233,7 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
     case OP_TILE_EXTRACT: {
         if (!is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "tile.extract: expected a tile, got %s", describe(c, a[0]));
         if (!static_tuple(a[3], d, &n) || n != 2) return (int)fail(c, call, "tile.extract: the shape must be a static 2-D list");
+        if (!shape_ok(c, call, d, n, a[0]->type->dtype)) return 0;
         MemSpace sp = kw_mem(call);
         call->type = ir_tile_type(c, a[0]->type->dtype, 2, d, sp);
         TileView v = ir_implicit_view(call->type);
@@ -227,7 +242,7 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
         set_view(c, call->type, v);
         int64_t r, cc, sd[2];
         if (ir_is_const_int(a[1], &r) && ir_is_const_int(a[2], &cc) && ir_type_static_dims(a[0]->type, sd) &&
-            (r + d[0] > sd[0] || cc + d[1] > sd[1] || r < 0 || cc < 0))
+            (r < 0 || cc < 0 || r > sd[0] || cc > sd[1] || d[0] > sd[0] - r || d[1] > sd[1] - cc))   /* no overflow */
             return (int)fail(c, call, "tile.extract: window [%lld, %lld] at (%lld, %lld) exceeds source %s",
                         (long long)d[0], (long long)d[1], (long long)r, (long long)cc, describe(c, a[0]));
         return 1;

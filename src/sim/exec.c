@@ -31,9 +31,9 @@ static bool gm_mat(SimRun *s, const MirInst *i, GmMat *g) {
 }
 
 static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t r0, int64_t c0, int64_t nr, int64_t nc) {
-    if (r0 < 0 || c0 < 0 || r0 + nr > g->rows || c0 + nc > g->cols)
-        return sim_hard_error(s, i, "GM window [%lld:%lld, %lld:%lld] outside %s (%lldx%lld)", (long long)r0,
-                              (long long)(r0 + nr), (long long)c0, (long long)(c0 + nc), s->k->params[i->param].name,
+    if (r0 < 0 || c0 < 0 || r0 > g->rows || c0 > g->cols || nr > g->rows - r0 || nc > g->cols - c0)   /* no overflow */
+        return sim_hard_error(s, i, "GM window of %lld x %lld at (%lld, %lld) outside %s (%lldx%lld)", (long long)nr,
+                              (long long)nc, (long long)r0, (long long)c0, s->k->params[i->param].name,
                               (long long)g->rows, (long long)g->cols);
     return true;
 }
