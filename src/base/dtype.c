@@ -16,6 +16,10 @@ int dtype_bytes(DType t) { return dtype_bits(t) / 8; }
 bool dtype_is_float(DType t) { return t >= 0 && t < DT_COUNT && dtypes[t].kind == 'f'; }
 bool dtype_is_int(DType t) { return t >= 0 && t < DT_COUNT && (dtypes[t].kind == 'i' || dtypes[t].kind == 'u'); }
 bool dtype_is_signed(DType t) { return t >= 0 && t < DT_COUNT && dtypes[t].kind == 'i'; }
+bool dtype_is_supported(DType t) {
+    return t >= 0 && t < DT_COUNT && dtypes[t].bits % 8 == 0 && strchr("biuf", dtypes[t].kind) &&
+           !(dtypes[t].kind == 'f' && dtypes[t].bits == 8);
+}
 
 DType dtype_from_name(const char *s) {
     for (int i = 0; i < DT_COUNT; i++)

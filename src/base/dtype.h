@@ -45,6 +45,10 @@ int dtype_bytes(DType t);                 /* 0 for sub-byte types */
 bool dtype_is_float(DType t);
 bool dtype_is_int(DType t);               /* signed, unsigned, INDEX */
 bool dtype_is_signed(DType t);            /* signed integers and INDEX */
+/* The element types ptoc computes with (interpreter, simulator, .npy): BOOL, INT8..INT64,
+ * UINT8..UINT64, FP16, BF16, FP32, INDEX. Sub-byte, FP8 / HiF8 and TASK_ID elements are not. */
+bool dtype_is_supported(DType t);
+#define DTYPE_SUPPORTED_LIST "FP16, BF16, FP32, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, BOOL, INDEX"
 /* v rounded to the float dtype t (nearest even, one rounding: FP16/BF16 go through a round-to-odd
  * float); FP32 and the narrow float types without a byte layout round to float. */
 double dtype_round_float(DType t, double v);

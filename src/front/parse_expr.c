@@ -247,6 +247,10 @@ static Expr *parse_scalar_builtin(Parser *p, const char *d, Span sp) {
         const char *dn = front_parse_dotted(p, &dsp);
         DType dt;
         if (!dn || !front_parse_dtype_name(p, dn, dsp, &dt)) return NULL;
+        if (!dtype_is_supported(dt)) {
+            front_error(p, dsp, "pl.cast to %s is not supported by ptoc (scalar types: %s)", dn, DTYPE_SUPPORTED_LIST);
+            return NULL;
+        }
         r = with_span(ir_unary(p->c, UN_CAST, a, dt), sp);
     }
     return front_expect_op(p, ")", "to close the call") ? r : NULL;

@@ -247,6 +247,11 @@ static Type *parse_shaped(Parser *p, TypeKind k) {
     front_next(p);
     Span dsp = front_peek(p, 0)->span;
     if (!parse_dtype(p, &t->dtype)) return NULL;
+    if (!dtype_is_supported(t->dtype)) {
+        front_error(p, front_span_join(dsp, front_prev_span(p)), "%s elements of pl.%s are not supported by ptoc (element types: %s)",
+                    tyname, dtype_name(t->dtype), DTYPE_SUPPORTED_LIST);
+        return NULL;
+    }
     int64_t dims[16], bytes;
     ir_type_static_dims(t, dims);
     if (!ir_shape_bytes(t->dtype, dims, t->rank, &bytes)) {
@@ -295,6 +300,10 @@ Type *front_parse_type(Parser *p) {
         if (!front_expect_op(p, "[", "after pl.Scalar (e.g. pl.Scalar[pl.INDEX])") || !parse_dtype(p, &dt) ||
             !front_expect_op(p, "]", "to close pl.Scalar[...]"))
             return NULL;
+        if (!dtype_is_supported(dt) && dt != DT_TASK_ID) {
+            front_error(p, sp, "pl.Scalar[pl.%s] is not supported by ptoc (scalar types: %s, TASK_ID)", dtype_name(dt), DTYPE_SUPPORTED_LIST);
+            return NULL;
+        }
         return ir_scalar_type(p->c, dt);
     }
     if (strcmp(d, "pl.Tuple") == 0) {
@@ -302,7 +311,14 @@ Type *front_parse_type(Parser *p) {
         Type **ts;
         return parse_tuple_items(p, &n, &ts);
     }
-    if (strncmp(d, "pl.", 3) == 0 && dtype_from_name(d + 3) != DT_NONE) return ir_scalar_type(p->c, dtype_from_name(d + 3));
+    if (strncmp(d, "pl.", 3) == 0 && dtype_from_name(d + 3) != DT_NONE) {
+        DType dt = dtype_from_name(d + 3);
+        if (!dtype_is_supported(dt) && dt != DT_TASK_ID) {
+            front_error(p, sp, "a scalar of %s is not supported by ptoc (scalar types: %s, TASK_ID)", d, DTYPE_SUPPORTED_LIST);
+            return NULL;
+        }
+        return ir_scalar_type(p->c, dt);
+    }
     front_error(p, sp, "unknown type '%s' (types: pl.Tensor, pl.Tile, pl.Scalar, pl.Tuple, pl.Ptr)", d);
     return NULL;
 }

@@ -56,10 +56,26 @@ static bool shape_ok(IrCtx *c, const Expr *call, const int64_t *d, int n, DType 
         if (d[i] < 0) return fail(c, call, "%s: negative dimension %lld in the shape", ir_op_info(call->call.op)->name, (long long)d[i]);
     if (!ir_shape_bytes(dt, d, n, &bytes))
         return fail(c, call, "%s: the shape is too large: its size in bytes does not fit in a 64-bit integer", ir_op_info(call->call.op)->name);
+    if (!dtype_is_supported(dt))
+        return fail(c, call, "%s: %s elements are not supported by ptoc (element types: %s)", ir_op_info(call->call.op)->name,
+                    dt == DT_NONE ? "?" : dtype_name(dt), DTYPE_SUPPORTED_LIST);
     return true;
 }
 
 static const AttrVal *kw(const Expr *call, const char *key) { return ir_attr_get(&call->call.kwargs, key); }
+
+/* The dtype an option holds (a literal, or an expression that is the enum); DT_NONE otherwise. */
+static DType attr_dtype(const AttrVal *v) {
+    if (v->kind == AV_DTYPE) return v->dtype;
+    if (v->kind == AV_EXPR && v->expr && v->expr->kind == EX_ENUM && v->expr->enm.kind == AV_DTYPE) return v->expr->enm.dtype;
+    return DT_NONE;
+}
+
+/* The dtype= option (FP32 when absent); DT_NONE when it is not a dtype. */
+static DType kw_dtype(const Expr *call) {
+    const AttrVal *v = kw(call, "dtype");
+    return v ? attr_dtype(v) : DT_FP32;
+}
 static bool kw_bool(const Expr *call, const char *key) { const AttrVal *v = kw(call, key); return v && v->i; }
 
 static MemSpace kw_mem(const Expr *call) {
@@ -115,10 +131,10 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
         if (!matmul_dims(c, call, a[0], a[1], TY_TENSOR, mn)) return false;
         const AttrVal *od = kw(call, "out_dtype");
         DType in = a[0]->type->dtype, acc = acc_dtype_for(in);
-        if (od && od->kind != AV_DTYPE) return fail(c, call, "tensor.matmul: out_dtype must be a dtype such as pl.FP32");
+        if (od && attr_dtype(od) == DT_NONE) return fail(c, call, "tensor.matmul: out_dtype must be a dtype such as pl.FP32");
         if (!od && acc == DT_INT32)
             return fail(c, call, "tensor.matmul: INT8 operands accumulate in INT32; say out_dtype=pl.INT32 (legal: %s)", CUBE_LEGAL);
-        DType out = od ? od->dtype : in;
+        DType out = od ? attr_dtype(od) : in;
         if (!store_converts(acc, out))
             return fail(c, call, "tensor.matmul: out_dtype=pl.%s is not a result of %s x %s (the cube accumulates in %s); legal: %s",
                         dtype_name(out), dtype_name(in), dtype_name(in), dtype_name(acc), CUBE_LEGAL);
@@ -167,10 +183,9 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
         return true;
     }
     case OP_TENSOR_CREATE: {
-        const AttrVal *dt = kw(call, "dtype");
         if (!static_tuple(a[0], d, &n)) return fail(c, call, "create: the shape must be static");
-        if (!shape_ok(c, call, d, n, dt ? dt->dtype : DT_FP32)) return false;
-        call->type = ir_tensor_type(c, dt ? dt->dtype : DT_FP32, n, d);
+        if (!shape_ok(c, call, d, n, kw_dtype(call))) return false;
+        call->type = ir_tensor_type(c, kw_dtype(call), n, d);
         return true;
     }
     default: return fail(c, call, "internal: no tensor deduction for %s", ir_op_info(call->call.op)->name);
@@ -217,9 +232,8 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
         return 1;
     case OP_TILE_CREATE: {
         if (!static_tuple(a[0], d, &n)) return (int)fail(c, call, "tile.create: the shape must be static");
-        const AttrVal *dt = kw(call, "dtype");
-        if (!shape_ok(c, call, d, n, dt ? dt->dtype : DT_FP32)) return 0;
-        call->type = ir_tile_type(c, dt ? dt->dtype : DT_FP32, n, d, kw_mem(call));
+        if (!shape_ok(c, call, d, n, kw_dtype(call))) return 0;
+        call->type = ir_tile_type(c, kw_dtype(call), n, d, kw_mem(call));
         if (kw_bool(call, "compact")) {
             TileView v = ir_implicit_view(call->type);
             v.compact = true;
