@@ -62,6 +62,29 @@ static Stmt *push(Parser *p, StmtList *body, Stmt *s, Span sp) {
     return s;
 }
 
+/* kind, dtype and static shape agree: an annotation with the value it names, a loop-carried value
+ * with what the body yields, the two branches of an if (a pass trusts either side) */
+static bool same_shape_type(const Type *a, const Type *b) {
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind || a->dtype != b->dtype || a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i]->kind == EX_CONST_INT && b->shape[i]->kind == EX_CONST_INT && a->shape[i]->ci.value != b->shape[i]->ci.value)
+            return false;
+    return true;
+}
+
+/* "what is what_a but value is what_b" when the types differ */
+static bool types_agree(Parser *p, Span sp, const char *what, const char *name, const Type *a, const char *how, const Type *b) {
+    if (same_shape_type(a, b)) return true;
+    StrBuf x = { 0 }, y = { 0 };
+    if (a) ir_print_type(a, &x);
+    if (b) ir_print_type(b, &y);
+    front_error(p, sp, "%s '%s' is %s but %s %s", what, name, sb_cstr(&x), how, sb_cstr(&y));
+    sb_free(&x);
+    sb_free(&y);
+    return false;
+}
+
 /* ---------------------------------------------------------------- yield */
 /* at 'pl' of pl.yield_( ... ) with the targets already read */
 static bool parse_yield(Parser *p, StmtList *body, YieldCtx *y, const char **names, Span *spans, Type **annots, int n, Span sp) {
@@ -83,6 +106,9 @@ static bool parse_yield(Parser *p, StmtList *body, YieldCtx *y, const char **nam
         front_error(p, sp, "%d names on the left but pl.yield_ yields %d values", n, nv);
         return false;
     }
+    for (int i = 0; i < n; i++)
+        if (annots[i] && !types_agree(p, spans[i], "the yield target", names[i], annots[i], "the yielded value is", vals[i]->type))
+            return false;
     y->seen = true;
     y->yield = push(p, body, ir_yield(p->c, vals, nv), sp);
     y->n = n;
@@ -109,21 +135,13 @@ static bool is_pl_yield(Parser *p) {
            strcmp(c->text, "yield_") == 0;
 }
 
-/* kind, dtype and static shape agree (the user form checks annotations against deduction) */
-static bool same_shape_type(const Type *a, const Type *b) {
-    if (a->kind != b->kind || a->dtype != b->dtype || a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->shape[i]->kind == EX_CONST_INT && b->shape[i]->kind == EX_CONST_INT && a->shape[i]->ci.value != b->shape[i]->ci.value)
-            return false;
-    return true;
-}
 
 static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, Type *annot) {
     Span vsp = front_peek(p, 0)->span;
     Expr *v = front_parse_expr(p);
     if (!v || !end_of_stmt(p)) return false;
     if (!v->type) { front_error(p, vsp, "this value cannot be assigned to a variable"); return false; }
-    if (annot && p->user_form && !same_shape_type(annot, v->type)) {
+    if (annot && !same_shape_type(annot, v->type)) {   /* the printed form too: a dump never disagrees */
         StrBuf a = { 0 }, b = { 0 };
         ir_print_type(annot, &a);
         ir_print_type(v->type, &b);
@@ -341,6 +359,10 @@ static bool parse_if(Parser *p, StmtList *body, Span sp) {
             front_error(p, ye.spans[i], "the else branch yields to '%s' but the then branch to '%s'", ye.names[i], yt.names[i]);
             return false;
         }
+    for (int i = 0; i < yt.yield->yield.n; i++)
+        if (!types_agree(p, ye.yield->span, "the yield target", yt.n ? yt.names[i] : "?", yt.yield->yield.values[i]->type,
+                         "the else branch yields", ye.yield->yield.values[i]->type))
+            return false;
     bind_return_vars(p, &yt, &s->if_.return_vars);
     return true;
 }
@@ -425,6 +447,10 @@ static bool finish_loop_body(Parser *p, YieldCtx *y, VarList *iter_args, VarList
         front_error(p, y->yield->span, "pl.yield_ yields %d values but the loop carries %d", y->yield->yield.n, iter_args->len);
         return false;
     }
+    for (int i = 0; i < iter_args->len; i++)
+        if (!types_agree(p, y->yield->span, "the loop-carried value", iter_args->items[i]->name, iter_args->items[i]->type,
+                         "the body yields", y->yield->yield.values[i]->type))
+            return false;
     bind_return_vars(p, y, rv);
     return true;
 }

@@ -92,8 +92,15 @@ static MemRef *parse_memref(Parser *p) {
     MemRef *m = ARENA_NEW(p->c->arena, MemRef);
     m->base = memref_base(p);
     if (!m->base || !front_expect_op(p, ",", "after the MemRef base")) return NULL;
+    Span osp = front_peek(p, 0)->span;
     if (!parse_int_expr(p, &m->offset, "the MemRef offset") || !front_expect_op(p, ",", "after the MemRef offset")) return NULL;
     if (!parse_int_expr(p, &m->size, "the MemRef size")) return NULL;
+    int64_t end;
+    if (m->offset < 0 || m->size < 0 || !checked_add(m->offset, m->size, &end)) {
+        front_error(p, front_span_join(osp, front_prev_span(p)), "a MemRef needs a non-negative offset and size whose sum fits in int64 (got %lld, %lld)",
+                    (long long)m->offset, (long long)m->size);
+        return NULL;
+    }
     front_accept_op(p, ",");
     return front_expect_op(p, ")", "to close pl.MemRef(...)") ? m : NULL;
 }

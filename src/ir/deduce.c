@@ -315,6 +315,30 @@ static bool deduce_tile_cube(IrCtx *c, Expr *call) {
     }
 }
 
+/* An argument must have its parameter's kind, and a shaped one its dtype and static shape: the
+ * callee (a kernel) addresses its parameters by their declared shape, whatever the caller passes. */
+static bool arg_fits_param(IrCtx *c, Expr *call, const Function *f, int i) {
+    const Type *pt = f->params.items[i]->type, *at = call->call.args[i]->type;
+    if (!pt || !at) return true;
+    bool ok = pt->kind == at->kind;
+    if (ok && (pt->kind == TY_TENSOR || pt->kind == TY_TILE)) {
+        ok = pt->dtype == at->dtype && pt->rank == at->rank;
+        for (int d = 0; ok && d < pt->rank; d++) {
+            int64_t x, y;
+            if (ir_is_const_int(pt->shape[d], &x) && ir_is_const_int(at->shape[d], &y) && x != y) ok = false;
+        }
+    }
+    if (ok) return true;
+    StrBuf ps = {0}, as = {0};
+    ir_print_type(pt, &ps);
+    ir_print_type(at, &as);
+    fail(c, call, "argument %d of '%s' is %s, but parameter '%s' is %s", i, f->name, sb_cstr(&as), f->params.items[i]->name,
+         sb_cstr(&ps));
+    sb_free(&ps);
+    sb_free(&as);
+    return false;
+}
+
 bool ir_deduce_call(IrCtx *c, Expr *call) {
     PTOC_ASSERT(call->kind == EX_CALL, "not a call");
     if (call->call.op == OP_NONE) {
@@ -322,6 +346,8 @@ bool ir_deduce_call(IrCtx *c, Expr *call) {
         if (!f) return fail(c, call, "call of unknown function '%s'", call->call.callee_name);
         if (call->call.nargs != f->params.len)
             return fail(c, call, "'%s' takes %d arguments, got %d", f->name, f->params.len, call->call.nargs);
+        for (int i = 0; i < f->params.len; i++)
+            if (!arg_fits_param(c, call, f, i)) return false;
         call->type = f->nreturns == 1 ? f->return_types[0]
                    : ir_tuple_type(c, f->return_types, f->nreturns);
         return true;

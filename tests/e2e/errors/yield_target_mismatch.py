@@ -1,0 +1,35 @@
+# A yield target annotated with another shape than the yielded value (2^31 columns): the simulator built a 16 GiB view of the accumulator and ran for minutes; now a located error.
+# expect: yield_target_mismatch.py:28:13: error: the yield target 't__rv_v6' is pl.Tile[[128, 2147483648], pl.FP32
+# pypto.program: matmul
+import pypto.language as pl
+
+
+@pl.program
+class matmul:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def matmul_incore_0(self, a: pl.Tensor[[128, 512], pl.FP16, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 131072)], b: pl.Tensor[[512, 128], pl.FP16, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 131072)], c: pl.Out[pl.Tensor[[128, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 65536)]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        mem_mat_3: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 131072)
+        mem_mat_4: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 131072)
+        mem_acc_5: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 65536)
+        mem_left_6: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 32768)
+        mem_right_7: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 32768)
+        mem_left_8: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 32768)
+        mem_right_9: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 32768)
+        a__tile: pl.Tile[[128, 512], pl.FP16, pl.MemRef(mem_mat_3, pl.const(0, pl.INT64), 131072), pl.Mem.Mat] = pl.tile.load(a, [0, 0], [128, 512], [128, 512], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        b__tile: pl.Tile[[512, 128], pl.FP16, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 131072), pl.Mem.Mat] = pl.tile.load(b, [0, 0], [512, 128], [512, 128], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        t__l0_init_v0: pl.Tile[[128, 128], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 65536), pl.Mem.Acc] = pl.tile.create([128, 128], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for ko__idx_v1, (t__iter_v2,) in pl.range(0, 512, 256, init_values=(t__l0_init_v0,)):
+            t__l0a_v3: pl.Tile[[128, 128], pl.FP16, pl.MemRef(mem_left_6, pl.const(0, pl.INT64), 32768), pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile, 0, ko__idx_v1, [128, 128], target_memory=pl.Mem.Left, attrs={"pipeline_membership": "0:0"})
+            t__l0b_v4: pl.Tile[[128, 128], pl.FP16, pl.MemRef(mem_right_7, pl.const(0, pl.INT64), 32768), pl.Mem.Right] = pl.tile.extract(b__tile, ko__idx_v1, 0, [128, 128], target_memory=pl.Mem.Right, attrs={"pipeline_membership": "0:0"})
+            t__l0a_v3_1: pl.Tile[[128, 128], pl.FP16, pl.MemRef(mem_left_8, pl.const(0, pl.INT64), 32768), pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile, 0, ko__idx_v1 + 128, [128, 128], target_memory=pl.Mem.Left, attrs={"pipeline_membership": "0:1"})
+            t__l0b_v4_1: pl.Tile[[128, 128], pl.FP16, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 32768), pl.Mem.Right] = pl.tile.extract(b__tile, ko__idx_v1 + 128, 0, [128, 128], target_memory=pl.Mem.Right, attrs={"pipeline_membership": "0:1"})
+            t__acc_v5: pl.Tile[[128, 128], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 65536), pl.Mem.Acc] = pl.tile.matmul_acc(t__iter_v2, t__l0a_v3, t__l0b_v4, ko__idx_v1 == 0)
+            t__acc_v5_1: pl.Tile[[128, 128], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 65536), pl.Mem.Acc] = pl.tile.matmul_acc(t__acc_v5, t__l0a_v3_1, t__l0b_v4_1, ko__idx_v1 + 128 == 0)
+            t__rv_v6: pl.Tile[[128, 2147483648], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 65536), pl.Mem.Acc] = pl.yield_(t__acc_v5_1)
+        c__store: pl.Tensor[[128, 128], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 65536)] = pl.tile.store(t__rv_v6, [0, 0], c)
+        return c
+
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def matmul(self, a: pl.Tensor[[128, 512], pl.FP16], b: pl.Tensor[[512, 128], pl.FP16], c: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[128, 128], pl.FP32]:
+        c__ssa_v0: pl.Tensor[[128, 128], pl.FP32] = self.matmul_incore_0(a, b, c)
+        return c__ssa_v0
