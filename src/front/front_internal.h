@@ -59,6 +59,8 @@ typedef struct Parser {
     Function *fn;                      /* function being parsed */
     VEC(Sym) syms;                     /* function scope: one Var per name */
     VEC(Sym) consts;                   /* module-level integer constants */
+    VEC(const char *) variables;       /* user form: names assigned twice, or inside if/for/while: never
+                                          compile-time constants (their value depends on control flow) */
 } Parser;
 
 /* token helpers (parse.c) */
@@ -120,5 +122,6 @@ const char *front_read_decorator(Parser *p, int *args_pos);   /* at '@'; args_po
 bool front_parse_program_class(Parser *p);
 bool front_parse_jit(Parser *p, int def_pos);
 bool front_parse_level(Parser *p, const AttrVal *v, Span sp, Level *out);   /* pl.Level.X */
+bool front_is_variable_name(Parser *p, const char *name);   /* in p->variables */
 
 #endif

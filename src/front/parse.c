@@ -277,6 +277,7 @@ Program *front_parse(IrCtx *c, const SrcFile *src, const char *entry) {
     vec_free(&s.jits);
     vec_free(&p.syms);
     vec_free(&p.consts);
+    vec_free(&p.variables);
     vec_free(&toks);
     if (p.failed || c->diag->nerrors > errors_before) return NULL;
     return prog;

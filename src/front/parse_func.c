@@ -231,6 +231,76 @@ bool front_parse_program_class(Parser *p) {
     return ok && !p->failed;
 }
 
+/* ---- which names of a @pl.jit body may be compile-time constants ----
+ * `K = 512` folds K into every later use. That is only right when the assignment is the name's
+ * only one and runs unconditionally: a second assignment, or one inside an if / for / while body,
+ * makes the value depend on control flow (the loop's next iteration, the branch taken), so such
+ * names stay variables. The body's tokens are scanned once before it is parsed. */
+typedef struct NameUse { const char *name; int count; bool in_control; } NameUse;
+typedef VEC(NameUse) NameUses;
+
+static void note_assigned(NameUses *uses, const char *name, bool in_control) {
+    for (int i = 0; i < uses->len; i++)
+        if (uses->data[i].name == name) {
+            uses->data[i].count++;
+            uses->data[i].in_control |= in_control;
+            return;
+        }
+    NameUse u = { name, 1, in_control };
+    vec_push(uses, u);
+}
+
+/* Targets of the logical line at tokens[i]: NAME [, NAME]* then '=', an annotation or an augmented op. */
+static void line_targets(Parser *p, int i, NameUses *uses, bool in_control) {
+    static const char *const aug[] = { "+=", "-=", "*=", "/=", "//=", "%=", "**=", "<<=", ">>=", "&=", "|=", "^=", NULL };
+    int j = i;
+    while (p->toks[j].kind == TK_NAME && p->toks[j + 1].kind == TK_OP && strcmp(p->toks[j + 1].text, ",") == 0) j += 2;
+    if (p->toks[j].kind != TK_NAME || p->toks[j + 1].kind != TK_OP) return;
+    const char *op = p->toks[j + 1].text;
+    bool assign = strcmp(op, "=") == 0 || (strcmp(op, ":") == 0 && j == i);
+    for (int k = 0; aug[k] && !assign; k++) assign = strcmp(op, aug[k]) == 0 && j == i;
+    if (!assign) return;
+    for (int k = i; k <= j; k += 2) note_assigned(uses, p->toks[k].text, in_control);
+}
+
+static void scan_variables(Parser *p, int body_pos) {
+    NameUses uses = { 0 };
+    bool control[128] = { false };        /* per indentation level: inside an if / for / while body */
+    int depth = 0, i = body_pos;
+    bool line_start = true, opens_control = false;
+    for (; i < p->ntoks - 1; i++) {
+        Tok *t = &p->toks[i];
+        if (t->kind == TK_INDENT) {
+            if (depth < 127) { control[depth + 1] = control[depth] || opens_control; depth++; }
+            line_start = true;
+            continue;
+        }
+        if (t->kind == TK_DEDENT) { if (--depth <= 0) break; line_start = true; continue; }
+        if (t->kind == TK_NEWLINE) { line_start = true; continue; }
+        if (t->kind == TK_EOF) break;
+        if (!line_start) continue;
+        line_start = false;
+        opens_control = false;
+        if (t->kind != TK_NAME) continue;
+        if (!strcmp(t->text, "if") || !strcmp(t->text, "elif") || !strcmp(t->text, "else") || !strcmp(t->text, "while")) {
+            opens_control = true;
+        } else if (!strcmp(t->text, "for")) {
+            opens_control = true;
+            line_targets(p, i + 1, &uses, true);        /* for i in ...: i belongs to the loop */
+        } else if (strcmp(t->text, "with") != 0)
+            line_targets(p, i, &uses, control[depth]);
+    }
+    for (int k = 0; k < uses.len; k++)
+        if (uses.data[k].count > 1 || uses.data[k].in_control) vec_push(&p->variables, uses.data[k].name);
+    vec_free(&uses);
+}
+
+bool front_is_variable_name(Parser *p, const char *name) {
+    for (int i = 0; i < p->variables.len; i++)
+        if (strcmp(p->variables.data[i], name) == 0) return true;
+    return false;
+}
+
 bool front_parse_jit(Parser *p, int def_pos) {
     p->pos = def_pos;
     p->user_form = true;
@@ -238,5 +308,6 @@ bool front_parse_jit(Parser *p, int def_pos) {
     Function *f = parse_header(p, -1, false, FT_ORCHESTRATION);
     if (!f) return false;
     ir_program_add(p->c, p->prog, f);
+    scan_variables(p, p->pos);
     return parse_body(p, f) && !p->failed;
 }

@@ -152,7 +152,8 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
     }
     if (annot && v->kind == EX_CALL) v->type = annot;
     Sym *s = front_sym_find(p, name);
-    if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var)) {
+    if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var) &&
+        !front_is_variable_name(p, name)) {
         if (s) s->cval = v->ci.value;                        /* a compile-time constant: K = 512 */
         else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false }));
         return true;

@@ -352,6 +352,42 @@ TEST(test_kernel_division_by_zero) {
     ptoc_program_free(p);
 }
 
+/* `t = 1` used to make t a compile-time constant wherever it was assigned: in an if / else or
+ * before a loop that reassigns it, every use took the value parsed last (or first), so both
+ * iterations wrote row block 0 — and the interpreter, reading the same IR, agreed. Names assigned
+ * under control flow or more than once are variables now. Checked here against a C reference:
+ * with b = identity, c must equal a row for row. */
+static void check_rows_copied(const char *name, const char *text) {
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, name, text, NULL), 0);
+    uint16_t a[32 * 16], b[16 * 16] = { 0 };
+    float c[32 * 16];
+    for (int i = 0; i < 32 * 16; i++) { a[i] = f32_to_fp16((float)(i % 13 + 1)); c[i] = -1.0f; }
+    for (int i = 0; i < 16; i++) b[i * 16 + i] = f32_to_fp16(1.0f);
+    void *bufs[3] = { a, b, c };
+    CHECK_EQ_INT(ptoc_run(p, bufs, 3), 0);
+    int wrong = 0;
+    for (int i = 0; i < 32 * 16; i++) wrong += c[i] != (float)(i % 13 + 1);
+    CHECK_MSG(wrong == 0, "%s: %d of 512 elements differ from the C reference: %s", name, wrong, ptoc_diagnostics(p));
+    ptoc_program_free(p);
+}
+
+TEST(test_control_flow_is_not_constant) {
+    static const char *HEAD = "import pypto.language as pl\n"
+                              "@pl.jit\n"
+                              "def f(a: pl.Tensor[[32, 16], pl.FP16], b: pl.Tensor[[16, 16], pl.FP16],\n"
+                              "      c: pl.Out[pl.Tensor[[32, 16], pl.FP32]]):\n";
+    static const char *TAIL = "        with pl.at(level=pl.Level.CORE_GROUP):\n"
+                              "            c[r:r + 16, :] = pl.matmul(a[r:r + 16, :], b, out_dtype=pl.FP32)\n"
+                              "    return c\n";
+    char text[2048];
+    snprintf(text, sizeof text, "%s    for i in pl.range(2):\n        if i > 0:\n            t = 1\n        else:\n"
+             "            t = 0\n        r = t * 16\n%s", HEAD, TAIL);
+    check_rows_copied("if_else.py", text);
+    snprintf(text, sizeof text, "%s    k = 0\n    for i in pl.range(2):\n        r = k * 16\n        k = 1\n%s", HEAD, TAIL);
+    check_rows_copied("carried.py", text);
+}
+
 int main(void) {
     RUN(test_options);
     RUN(test_load_errors);
@@ -364,5 +400,6 @@ int main(void) {
     RUN(test_recovers_after_refusals);
     RUN(test_bad_sources);
     RUN(test_kernel_division_by_zero);
+    RUN(test_control_flow_is_not_constant);
     return test_summary();
 }
