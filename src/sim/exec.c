@@ -9,8 +9,9 @@
 
 #include <string.h>
 
-/* A GM parameter seen as a 2-D row-major matrix (leading dimensions folded into rows). */
-typedef struct GmMat { uint8_t *base; DType dt; int eb; int64_t rows, cols, rs, cs; } GmMat;
+/* A GM parameter as the logical matrix it holds, addressed row-major (ND, leading dimensions folded
+ * into rows) or in NZ fractal order (SimGm, layout.c). */
+typedef struct GmMat { uint8_t *base; DType dt; int eb; SimGm g; } GmMat;
 
 static bool gm_mat(SimRun *s, const MirInst *i, GmMat *g) {
     if (i->param < 0 || i->param >= s->k->nparams) return sim_hard_error(s, i, "bad GM parameter %d", i->param);
@@ -20,21 +21,15 @@ static bool gm_mat(SimRun *s, const MirInst *i, GmMat *g) {
     g->base = s->gm[i->param];
     g->dt = p->dtype;
     g->eb = dtype_bytes(p->dtype);
-    if (p->rank <= 0) { g->rows = g->cols = 1; g->rs = g->cs = 1; return true; }
-    g->cols = p->shape[p->rank - 1];
-    g->cs = p->strides[p->rank - 1] ? p->strides[p->rank - 1] : 1;
-    if (p->rank == 1) { g->rows = 1; g->rs = g->cols * g->cs; return true; }
-    g->rows = 1;
-    for (int d = 0; d < p->rank - 1; d++) g->rows *= p->shape[d];
-    g->rs = p->strides[p->rank - 2] ? p->strides[p->rank - 2] : g->cols;
+    sim_gm_geometry(p, &g->g);
     return true;
 }
 
 static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t r0, int64_t c0, int64_t nr, int64_t nc) {
-    if (r0 < 0 || c0 < 0 || r0 + nr > g->rows || c0 + nc > g->cols)
-        return sim_hard_error(s, i, "GM window [%lld:%lld, %lld:%lld] outside %s (%lldx%lld)", (long long)r0,
+    if (r0 < 0 || c0 < 0 || r0 + nr > g->g.rows || c0 + nc > g->g.cols)
+        return sim_hard_error(s, i, "GM window [%lld:%lld, %lld:%lld] outside %s (%lldx%lld%s)", (long long)r0,
                               (long long)(r0 + nr), (long long)c0, (long long)(c0 + nc), s->k->params[i->param].name,
-                              (long long)g->rows, (long long)g->cols);
+                              (long long)g->g.rows, (long long)g->g.cols, g->g.nz ? ", NZ" : "");
     return true;
 }
 
@@ -51,12 +46,19 @@ static bool exec_tload(SimRun *s, const SimDyn *d) {
     if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
     if (g.eb != v->eb) return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
     int eb = v->eb;
-    for (int64_t r = 0; r < nr; r++) {
-        const uint8_t *src = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * eb;
-        uint8_t *dst = v->base + v->roff[r] * eb;
-        if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.cs * 2, 2);
-        else for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * eb, src + j * g.cs * eb, (size_t)eb);
-    }
+    if (g.g.nz) {   /* NZ -> NZ: element (r, c) at its fractal position */
+        for (int64_t r = 0; r < nr; r++) {
+            uint8_t *dst = v->base + v->roff[r] * eb;
+            for (int64_t j = 0; j < nc; j++)
+                memcpy(dst + v->coff[j] * eb, g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * eb, (size_t)eb);
+        }
+    } else
+        for (int64_t r = 0; r < nr; r++) {
+            const uint8_t *src = g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * eb;
+            uint8_t *dst = v->base + v->roff[r] * eb;
+            if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.g.cs * 2, 2);
+            else for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * eb, src + j * g.g.cs * eb, (size_t)eb);
+        }
     if (v->buf->pad != 0) sim_fill_pad(v, nr, nc, pad_value(v->buf->pad));
     return true;
 }
@@ -71,10 +73,9 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     DType st = v->buf->dtype;
     bool raw = st == g.dt && !i->atomic_add;
     for (int64_t r = 0; r < nr; r++) {
-        uint8_t *dst = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * g.eb;
         const uint8_t *src = v->base + v->roff[r] * v->eb;
         for (int64_t j = 0; j < nc; j++) {
-            uint8_t *q = dst + j * g.cs * g.eb;
+            uint8_t *q = g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * g.eb;
             const uint8_t *p = src + v->coff[j] * v->eb;
             if (raw) { memcpy(q, p, (size_t)g.eb); continue; }
             double x = sim_read_elem(st, p);
