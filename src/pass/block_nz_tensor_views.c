@@ -304,13 +304,27 @@ static bool retarget_load(Nz *z, Expr *load, const Var *t, const Type *logical) 
     return true;
 }
 
-typedef struct { Nz *z; Var *param; const Type *logical; bool ok; } LoadWalk;
-
-static void retarget_visit(Expr *e, void *ud) {
-    LoadWalk *w = ud;
-    if (!w->ok || !pass_is_op(e, OP_TILE_LOAD) || e->call.args[0]->kind != EX_VAR || e->call.args[0]->var != w->param) return;
-    if (e->call.args[1]->kind == EX_TUPLE && e->call.args[1]->tuple.n == 5) return;   /* already blocked */
-    w->ok = retarget_load(w->z, e, w->param, w->logical);
+/* Retargets the loads of NZ parameter p in l. A bridge load carries the span of the slice variable it
+ * replaced, which may be empty: the statement's span (the matmul) locates it then. */
+static bool retarget_list(Nz *z, StmtList *l, Var *p, const Type *logical) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        bool ok = true;
+        switch (s->kind) {
+        case ST_FOR: ok = retarget_list(z, &s->for_.body, p, logical); break;
+        case ST_WHILE: ok = retarget_list(z, &s->while_.body, p, logical); break;
+        case ST_IF: ok = retarget_list(z, &s->if_.then_body, p, logical) && retarget_list(z, &s->if_.else_body, p, logical); break;
+        case ST_SCOPE: ok = retarget_list(z, &s->scope.body, p, logical); break;
+        default: break;
+        }
+        if (!ok) return false;
+        Expr *c = pass_stmt_call(s);
+        if (!c || !pass_is_op(c, OP_TILE_LOAD) || c->call.args[0]->kind != EX_VAR || c->call.args[0]->var != p) continue;
+        if (c->call.args[1]->kind == EX_TUPLE && c->call.args[1]->tuple.n == 5) continue;   /* already blocked */
+        if (!c->span.file) c->span = s->span;
+        if (!retarget_load(z, c, p, logical)) return false;
+    }
+    return true;
 }
 
 /* [R, C] -> [1, C/c0, R/16, 16, c0], same dtype, layout NZ. */
@@ -363,9 +377,7 @@ static bool block_incore(PassCtx *ctx, Function *f) {
         if (!is_nz(p->type)) continue;
         const Type *logical = p->type;
         if (!drop_nz_slices(ctx, f, &f->body, p)) return false;
-        LoadWalk w = { &z, p, logical, true };
-        ir_visit_exprs(&f->body, retarget_visit, &w);
-        if (!w.ok) return false;
+        if (!retarget_list(&z, &f->body, p, logical)) return false;
         if (p->type->rank == 2) pass_var_set_type(p, blocked_type(ctx, p->type));
     }
     return true;
