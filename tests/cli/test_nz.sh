@@ -5,7 +5,8 @@
 # targets; each must print OK and write `--out c` equal byte for byte to the numpy product NAME_c.npy
 # (integer-valued inputs: every product is exact). A negative control checks the data tells the
 # layouts apart: the ND program fed the NZ bytes must not produce the product. Then every
-# tests/e2e/nz_*.py runs on --target a5 too (run_e2e.sh covers a2a3).
+# tests/e2e/nz_*.py runs on --target a5 too (run_e2e.sh covers a2a3), and its .pto must declare
+# the NZ operand as the blocked rank-5 nz view and load it through a rank-5 partition.
 set -u
 BUILD=${1:-build}
 PTOC="$BUILD/ptoc"
@@ -60,6 +61,15 @@ for f in tests/e2e/nz_*.py; do
         ok "$f on a5"
     else
         ko "$f on a5" "$(head -c 300 "$T/r.err")"
+    fi
+    # the kernel sees the NZ operand as the blocked rank-5 view the .pto declares
+    rm -rf "$T/o"
+    if "$PTOC" compile "$f" -o "$T/o" > /dev/null 2>&1 &&
+        grep -q '{layout = #pto.layout<nz>} : !pto.tensor_view<?x?x?x?x?x' "$T"/o/ptoas/*.pto &&
+        grep -q 'pto.tload ins(%pv[0-9]* : !pto.partition_tensor_view<1x[0-9]*x[0-9]*x16x' "$T"/o/ptoas/*.pto; then
+        ok "$f: .pto has the blocked nz view and a rank-5 NZ load"
+    else
+        ko "$f" ".pto lacks the blocked nz tensor view / rank-5 partition"
     fi
 done
 
