@@ -74,8 +74,9 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     bool raw = st == g.dt && !i->atomic_add;
     for (int64_t r = 0; r < nr; r++) {
         const uint8_t *src = v->base + v->roff[r] * v->eb;
+        uint8_t *row = g.g.nz ? NULL : g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * g.eb;   /* ND */
         for (int64_t j = 0; j < nc; j++) {
-            uint8_t *q = g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * g.eb;
+            uint8_t *q = g.g.nz ? g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * g.eb : row + j * g.g.cs * g.eb;
             const uint8_t *p = src + v->coff[j] * v->eb;
             if (raw) { memcpy(q, p, (size_t)g.eb); continue; }
             double x = sim_read_elem(st, p);
