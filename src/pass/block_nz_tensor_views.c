@@ -5,8 +5,10 @@
  *   [1, C/c0, R/16, 16, c0] (c0 = 32 B / element size): the row-major order of that shape is the NZ
  *   byte order the caller promised (spec/isa_and_sync.md §3 "NZ in GM"). Every load of it into Mat
  *   is retargeted NZ -> NZ: its offsets become blocked coordinates [0, col // c0, row // 16, 0, 0];
- *   its shapes stay the tile's [rows, cols] (whole fractals). Orchestration functions keep the
- *   logical [R, C] type: the bytes are the same, only the kernel's view of them changes.
+ *   its shapes stay the tile's [rows, cols] (whole fractals). E.g. b: [512, 128] FP16 becomes
+ *   [1, 8, 32, 16, 16] and the window b[k0:k0 + 256, :] a load at [0, 0, k0 // 16, 0, 0]; the .pto
+ *   view says nz with that shape and strides (R·C, R·c0, 16·c0, c0, 1). Orchestration functions
+ *   keep the logical [R, C] type: the bytes are the same, only the kernel's view of them changes.
  * Does: keeps the promise checkable. User errors, each at the parameter or load it concerns: NZ on a
  *   dtype without a 32-byte fractal row, on a shape whose rows are not a multiple of 16 or columns
  *   not a multiple of c0, on an Out/InOut parameter or a local variable (writing NZ is not

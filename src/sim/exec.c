@@ -33,6 +33,40 @@ static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t
     return true;
 }
 
+/* Records that one row of a window, elements [lo, hi) of the parameter, was touched. */
+static void record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
+    if (!s->o->record_gm || hi <= lo) return;
+    SimResult *r = s->r;
+    if (r->gm.len) {
+        SimGmAccess *last = &r->gm.data[r->gm.len - 1];
+        if (last->param == param && last->write == write && last->atomic == atomic && last->hi == lo) { last->hi = hi; return; }
+    }
+    vec_push(&r->gm, ((SimGmAccess){ param, lo, hi, write, atomic }));
+}
+
+/* Records the GM elements a tload / tstore window touches: one range per row (ND), or per row of
+ * each column strip it crosses (NZ; the rows of a full-width strip are contiguous and merge). */
+static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr, int64_t nc, bool write, bool atomic) {
+    if (!s->o->record_gm || nc <= 0) return;
+    int param = d->inst->param;
+    if (!g->g.nz) {
+        for (int64_t r = 0; r < nr; r++) {
+            int64_t e0 = (d->off0 + r) * g->g.rs + d->off1 * g->g.cs;
+            record_gm(s, param, e0, e0 + (nc - 1) * g->g.cs + 1, write, atomic);
+        }
+        return;
+    }
+    for (int64_t c = 0; c < nc;) {
+        int64_t run = g->g.c0 - (d->off1 + c) % g->g.c0;
+        if (run > nc - c) run = nc - c;
+        for (int64_t r = 0; r < nr; r++) {
+            int64_t e0 = sim_gm_offset(&g->g, d->off0 + r, d->off1 + c);
+            record_gm(s, param, e0, e0 + run, write, atomic);
+        }
+        c += run;
+    }
+}
+
 static double pad_value(int pad) {
     return pad == 2 ? 1e300 : pad == 3 ? -1e300 : 0.0;   /* PAD_MAX / PAD_MIN saturate to the dtype's extremes */
 }
@@ -46,6 +80,7 @@ static bool exec_tload(SimRun *s, const SimDyn *d) {
     if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
     if (g.eb != v->eb) return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
     int eb = v->eb;
+    record_window(s, d, &g, nr, nc, false, false);
     if (g.g.nz) {   /* NZ -> NZ: element (r, c) at its fractal position */
         for (int64_t r = 0; r < nr; r++) {
             uint8_t *dst = v->base + v->roff[r] * eb;
@@ -72,6 +107,7 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
     DType st = v->buf->dtype;
     bool raw = st == g.dt && !i->atomic_add;
+    record_window(s, d, &g, nr, nc, true, i->atomic_add);
     for (int64_t r = 0; r < nr; r++) {
         const uint8_t *src = v->base + v->roff[r] * v->eb;
         uint8_t *row = g.g.nz ? NULL : g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * g.eb;   /* ND */
