@@ -21,6 +21,7 @@ typedef struct {
     DType acc;
     const char *base;       /* name hint of the result */
     int64_t mvalid;         /* valid rows of the left operand (< its rows when M was padded to the box) */
+    const AttrVal *atomic;  /* the replaced store's atomic kwarg: every grid store keeps it */
 } Emit;
 
 static Expr *idx(Emit *e, int64_t v) { return ir_const_int(e->ctx->ir, v, DT_INDEX); }
@@ -135,7 +136,9 @@ static Expr *store_sub(Emit *e, Expr *sub, Expr *br, Expr *bc, Expr *mi, Expr *n
     sub = narrow_rows(e, sub, mi);
     Expr *offs[2] = { add(e, br, mi), add(e, bc, ni) };
     Expr *args[3] = { sub, ir_tuple(e->ctx->ir, offs, 2), out };
-    return ir_ref(bind(e, "out", call(e, OP_TILE_STORE, args, 3, MS_NONE)));
+    Expr *st = call(e, OP_TILE_STORE, args, 3, MS_NONE);
+    if (e->atomic) ir_attr_set(e->ctx->ir, &st->call.kwargs, "atomic", *e->atomic);
+    return ir_ref(bind(e, "out", st));
 }
 
 typedef struct { Expr *br, *bc; int64_t M, N, K, m, n; bool rows_outer, dbc; } Grid;
@@ -317,7 +320,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     TileView lv = ir_effective_view(lhs->type);
     int64_t mvalid = M;
     if (lv.nvalid == 2 && !ir_is_const_int(lv.valid_shape[0], &mvalid)) mvalid = M;
-    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid };
+    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid, NULL };
     Expr *final;
     VarMap m = {0};
     if (r.m == M && r.n == N) {
@@ -346,6 +349,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         l->len--;
         e.at = *at;
         e.base = store->assign.var->name;
+        e.atomic = ir_attr_get(&sc->call.kwargs, "atomic");
         final = r.k < K ? emit_split_k_grid(&e, &g, r.k, out) : emit_full_k_grid(&e, &g, out);
         ir_varmap_put(&m, store->assign.var, final);
     }
