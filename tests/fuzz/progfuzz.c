@@ -11,7 +11,8 @@
  *           every candidate running in its own child so crashes and hangs stay contained.
  *
  *   progfuzz [--seed N] [--count N] [--time SEC] [--features SPEC] [--out DIR] [--no-reduce]
- *            [--hang SEC] [--roundtrip] [--print SEED] [--list-features] [--verbose] */
+ *            [--hang SEC] [--roundtrip N] [--print SEED] [--list-features] [--verbose]
+ *   --roundtrip N  verify print -> parse -> equal after every pass on every Nth seed (default 4, 0 off) */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -38,11 +39,13 @@ typedef struct Opts {
     double time_limit;
     PfFeatures feat;
     const char *out_dir;
-    bool reduce, roundtrip, verbose;
+    bool reduce, verbose;
+    int roundtrip;
     int hang_seconds;
 } Opts;
 
-static bool g_roundtrip;         /* the only global: set once from the options before any run */
+static int g_roundtrip = 4;      /* the only global, set once from the options: verify the print -> parse
+                                  * round trip on every Nth seed (0 never, 1 always) */
 
 static void first_error(DrvSession *s, char *msg, size_t len) {
     const DiagSink *d = drv_diag(s);
@@ -62,7 +65,7 @@ PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t ms
     o.dbc = p->dbc;
     o.seed = p->run_seed;
     o.threads = 1;
-    o.verify_roundtrip = g_roundtrip;
+    o.verify_roundtrip = g_roundtrip > 0 && p->seed % (uint64_t)g_roundtrip == 0;
     DrvSession *s = drv_new(&o);
     PfOutcome out = PF_OK;
     snprintf(msg, msglen, "ok");
@@ -321,12 +324,12 @@ static void save_failure(const Opts *o, const Failure *f, bool reduce) {
 
 static int usage(void) {
     fprintf(stderr, "usage: progfuzz [--seed N] [--count N] [--time SEC] [--features SPEC] [--out DIR] [--no-reduce]\n"
-                    "                [--hang SEC] [--roundtrip] [--verbose] [--print SEED] [--list-features]\n");
+                    "                [--hang SEC] [--roundtrip N] [--verbose] [--print SEED] [--list-features]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
-    Opts o = { .seed = 1, .count = 0, .out_dir = "fuzz-out", .reduce = true, .hang_seconds = 60 };
+    Opts o = { .seed = 1, .count = 0, .out_dir = "fuzz-out", .reduce = true, .hang_seconds = 60, .roundtrip = 4 };
     pf_features_default(&o.feat);
     long long print_seed = -1;
     for (int i = 1; i < argc; i++) {
@@ -342,7 +345,7 @@ int main(int argc, char **argv) {
             if (!pf_features_parse(&o.feat, v, err, sizeof err)) return fprintf(stderr, "progfuzz: %s\n", err), 2;
             i++;
         } else if (!strcmp(a, "--no-reduce")) o.reduce = false;
-        else if (!strcmp(a, "--roundtrip")) o.roundtrip = true;
+        else if (!strcmp(a, "--roundtrip") && v) o.roundtrip = atoi(v), i++;
         else if (!strcmp(a, "--verbose")) o.verbose = true;
         else if (!strcmp(a, "--list-features")) {
             for (int k = 0; k < PF_F_COUNT; k++)

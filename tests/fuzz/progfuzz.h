@@ -35,7 +35,8 @@
     X(LOCAL,        "local",        1, "pl.create_tensor intermediates feeding later matmuls")        \
     X(INOUT,        "inout",        1, "pl.InOut parameters (read, then written)")                    \
     X(ATOMIC,       "atomic",       1, "atomic-add destinations (assemble / store with AtomicType.Add)") \
-    X(WAR,          "war",          1, "a tensor written after an earlier region read it")           \
+    X(WAR,          "war",          0, "a tensor written after an earlier region read it")           \
+    X(WAW,          "waw",          0, "a region overwriting what an earlier region wrote")           \
     X(NZ,           "nz",           1, "pl.NZ input tensors")                                          \
     X(SUGAR,        "sugar",        1, "c[r:r+M, c:c+N] = pl.matmul(a[..], b[..], out_dtype=..)")      \
     X(ASSEMBLE,     "assemble",     1, "t = pl.matmul(..); c = pl.assemble(c, t, [r, c])")            \
@@ -78,6 +79,7 @@ typedef struct PfTensor {
     bool fixed;                   /* locals: dims chosen at creation; parameters are sized by pf_finalize */
     int64_t rows, cols;
     int64_t pad_r, pad_c;         /* slack beyond the largest access (parameters) */
+    bool accessed;                /* set by pf_finalize; unaccessed tensors are not printed */
 } PfTensor;
 
 /* An index expression: konst + coef * var (var < 0: the constant konst). */

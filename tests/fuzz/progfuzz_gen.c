@@ -451,6 +451,8 @@ void pf_generate(PfProgram *p, uint64_t seed, const PfFeatures *f) {
 
 typedef struct Access { int tensor; bool write, atomic; } Access;
 
+typedef struct PfWrite { int tensor, region; int64_t r0, r1, c0, c1; } PfWrite;
+
 typedef struct Check {
     PfProgram *p;
     char *why;
@@ -462,6 +464,8 @@ typedef struct Check {
     bool ever_read[PF_MAX_TENSORS], ever_written[PF_MAX_TENSORS];
     int region_of_write[PF_MAX_TENSORS];  /* -1 none, region stmt index; -2 several */
     int last_reader[PF_MAX_TENSORS];      /* region that last read the tensor, -1 none */
+    PfWrite writes[PF_MAX_STMTS];         /* bounding boxes of the writes so far */
+    int nwrites;
     bool conditional;
     int manual;                           /* manual scope stmt, -1 none */
     int region;                           /* enclosing AT stmt, -1 none */
@@ -485,9 +489,17 @@ static bool off_range(Check *c, PfOff o, int64_t *lo, int64_t *hi) {
     return true;
 }
 
-static void access(Check *c, int ti, PfOff r, PfOff col, int64_t er, int64_t ec) {
+static void access(Check *c, int ti, PfOff r, PfOff col, int64_t er, int64_t ec, bool write) {
     int64_t rl, rh, cl, ch;
     if (!off_range(c, r, &rl, &rh) || !off_range(c, col, &cl, &ch)) return;
+    if (write && !c->p->features.on[PF_F_WAW]) {
+        for (int i = 0; i < c->nwrites; i++)
+            if (c->writes[i].tensor == ti && c->writes[i].region != c->region && rl < c->writes[i].r1 &&
+                c->writes[i].r0 < rh + er && cl < c->writes[i].c1 && c->writes[i].c0 < ch + ec)
+                fail(c, "%sregion overwrites tensor %lld written by an earlier region", "", ti);
+        if (c->nwrites < PF_MAX_STMTS)
+            c->writes[c->nwrites++] = (PfWrite){ ti, c->region, rl, rh + er, cl, ch + ec };
+    }
     if (rl < 0 || cl < 0) { fail(c, "%snegative offset on tensor %lld", "", ti); return; }
     const PfTensor *t = &c->p->t[ti];
     if (rh + er > c->need_r[ti]) c->need_r[ti] = rh + er;
@@ -561,10 +573,18 @@ static void check_mm(Check *c, const PfMM *m) {
     c->ever_written[m->dst] = true;
     if (c->region_of_write[m->dst] == -1) c->region_of_write[m->dst] = c->region;
     else if (c->region_of_write[m->dst] != c->region) c->region_of_write[m->dst] = -2;
-    access(c, m->a, m->ar, m->ak, m->M, m->K);
-    access(c, m->b, m->bk, m->bc, m->K, m->N);
-    access(c, m->dst, m->dr, m->dc, m->M, m->N);
+    access(c, m->a, m->ar, m->ak, m->M, m->K, false);
+    access(c, m->b, m->bk, m->bc, m->K, m->N, false);
+    access(c, m->dst, m->dr, m->dc, m->M, m->N, true);
     if (m->kchunks < 1 || m->K % m->kchunks) fail(c, "%sbad K split %lld", "", m->K);
+    if (m->style != PF_MM_TILE && (m->K % 16 || m->M < 16 || m->N < 16)) {
+        /* AutoTileMatmulL0 leaves such a matmul untiled (PH-AT-005/007): the whole operands and the
+         * accumulator must then fit L0A / L0B / L0C (boxes of 16, INT8 K in 32) */
+        int64_t esz = dtype_bytes(m->in_dt), kal = m->in_dt == DT_INT8 ? 32 : 16;
+        int64_t M16 = (m->M + 15) / 16 * 16, N16 = (m->N + 15) / 16 * 16, Kp = (m->K + kal - 1) / kal * kal;
+        if (M16 * Kp * esz > 32768 || Kp * N16 * esz > 32768 || M16 * N16 * 4 > 65536)
+            fail(c, "%suntiled matmul (K %lld not a multiple of 16, or M/N < 16) does not fit L0", "", m->K);
+    }
 }
 
 static void check_stmt(Check *c, int si) {
@@ -683,6 +703,7 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
     bool any_out = false;
     for (int t = 0; t < p->ntensors; t++) {
         PfTensor *tt = &p->t[t];
+        tt->accessed = c.need_r[t] > 0;
         if (!tt->fixed) {
             tt->rows = c.need_r[t] ? c.need_r[t] + tt->pad_r : 0;
             tt->cols = c.need_c[t] ? c.need_c[t] + tt->pad_c : 0;

@@ -313,7 +313,7 @@ static void print_block(Pr *pr, const int *ids, int n, int ind) {
     for (int i = 0; i < n; i++) print_stmt(pr, ids[i], ind);
 }
 
-static bool used(const PfTensor *t) { return t->rows > 0 && t->cols > 0; }
+static bool used(const PfTensor *t) { return t->accessed && t->rows > 0 && t->cols > 0; }
 
 static void params(Pr *pr, bool self) {
     const PfProgram *p = pr->p;
