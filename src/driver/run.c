@@ -131,13 +131,17 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
         return false;
     }
     void **gm = call->params;
-    SimOptions so = { s->opt.race_check, false, call->block_idx, call->block_num };
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, false, call->block_idx, call->block_num };
     SimResult r;
     memset(&r, 0, sizeof r);
     SimCore *core = pool_acquire(s, k->core);
     bool ok = sim_run(core, k, gm, &so, &r, diag);
     pool_release(s, core);
     if (ok) record(s, dk, &r);
+    for (int i = 0; ok && call->gm_sink && i < r.gm.len; i++) {
+        const SimGmAccess *a = &r.gm.data[i];
+        rt_record_gm(call->gm_sink, a->param, a->lo, a->hi, a->write, a->atomic);
+    }
     *cycles = r.cycles;
     sim_result_free(&r);
     return ok;
@@ -217,7 +221,8 @@ static bool golden_run(DrvSession *s, void **gold) {
 }
 
 static bool execute(DrvSession *s, void **bufs, int nbufs) {
-    RtOptions ro = { .target = s->opt.target, .threads = s->opt.threads, .capture_deps = s->opt.capture_deps };
+    RtOptions ro = { .target = s->opt.target, .threads = s->opt.threads, .capture_deps = s->opt.capture_deps,
+                     .race_check = s->opt.race_check };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();
@@ -234,6 +239,10 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     s->run.makespan_cycles = res.makespan_cycles;
     s->run.deps_json = res.deps_json;
     res.deps_json = NULL;
+    for (int i = 0; i < res.races.len; i++) {          /* task-level races join the kernels' races */
+        vec_push(&s->run.race_messages, res.races.data[i]);
+        res.races.data[i] = NULL;
+    }
     rt_result_free(&res);
     return ok;
 }

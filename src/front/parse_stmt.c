@@ -561,9 +561,24 @@ static bool parse_with(Parser *p, StmtList *body, Span sp) {
         if (!front_accept_op(p, ",")) break;
     }
     if (!front_expect_op(p, ")", "to close the scope options")) return false;
-    if (front_is_name(p, "as")) { front_error(p, front_peek(p, 0)->span, "'with ... as name' is not supported"); return false; }
+    Tok *as_name = NULL;
+    if (front_is_name(p, "as")) {                    /* `with pl.at(...) as tid`: the region's task id */
+        Span asp = front_peek(p, 0)->span;
+        if (sk != SC_INCORE) { front_error(p, asp, "'with ... as name' binds a task id and is supported for pl.at regions only"); return false; }
+        front_next(p);
+        as_name = front_peek(p, 0);
+        if (as_name->kind != TK_NAME) { front_error(p, as_name->span, "expected a name after 'as'"); return false; }
+        front_next(p);
+    }
     if (!front_expect_op(p, ":", "after the with header")) return false;
-    return front_parse_block(p, &s->scope.body, NULL);
+    if (!front_parse_block(p, &s->scope.body, NULL)) return false;
+    if (as_name) {                                   /* defined once the region has run (a new variable each time) */
+        Var *tv = ir_var_new(p->c, as_name->text, ir_scalar_type(p->c, DT_TASK_ID));
+        tv->span = as_name->span;
+        front_rebind(p, as_name->text, tv);
+        s->scope.task_var = tv;
+    }
+    return true;
 }
 
 /* ---------------------------------------------------------------- dispatch */

@@ -238,7 +238,9 @@ static bool eq_scope(Eq *q, const Stmt *x, const Stmt *y) {
         return fail(q, "scope name_hint differs");
     if (!eq_expr_r(q, x->scope.core_num, y->scope.core_num, "core_num")) return false;
     if (!eq_attrs_ordered(q, &x->scope.kwargs, &y->scope.kwargs)) return fail(q, "scope options differ");
-    return eq_body(q, &x->scope.body, &y->scope.body);
+    if (!x->scope.task_var != !y->scope.task_var) return fail(q, "'as' task id of the scope differs");
+    if (!eq_body(q, &x->scope.body, &y->scope.body)) return false;
+    return !x->scope.task_var || def_var(q, x->scope.task_var, y->scope.task_var, "scope task id");
 }
 
 static bool eq_stmt(Eq *q, const Stmt *x, const Stmt *y) {

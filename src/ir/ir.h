@@ -208,7 +208,8 @@ struct Stmt {
             const char *name_hint;                                      /* NULL = none */
             bool manual;                                                /* SC_RUNTIME */
             Expr *core_num;                                             /* SC_SPMD */
-            AttrList kwargs;                                            /* other printed options */
+            Var *task_var;                                              /* `with pl.at(...) as tid`: defined after the body, Scalar TASK_ID */
+            AttrList kwargs;                                            /* other printed options (deps=[...]) */
             StmtList body;
         } scope;
     };
@@ -324,6 +325,8 @@ void ir_subst_stmts(IrCtx *c, StmtList *l, const VarMap *m);
 typedef void (*ExprVisitor)(Expr *e, void *ud);
 void ir_visit_exprs(StmtList *l, ExprVisitor fn, void *ud);
 void ir_visit_expr(Expr *e, ExprVisitor fn, void *ud);
+void ir_visit_attrs(const AttrList *l, ExprVisitor fn, void *ud);   /* AV_EXPR values, lists included */
+void ir_subst_attrs(IrCtx *c, AttrList *l, const VarMap *m);
 bool ir_expr_uses_var(Expr *e, const Var *v);
 bool ir_stmts_use_var(StmtList *l, const Var *v);
 bool ir_is_const_int(const Expr *e, int64_t *out);

@@ -489,7 +489,9 @@ static void print_scope(Pr *pr, const Stmt *s, int indent) {
     case SC_CLUSTER: sb_puts(sb, "with pl.cluster("); first = true; break;
     }
     print_kwargs(pr, &s->scope.kwargs, &first);
-    sb_puts(sb, "):\n");
+    sb_puts(sb, ")");
+    if (s->scope.task_var) sb_printf(sb, " as %s", var_name(pr, s->scope.task_var));
+    sb_puts(sb, ":\n");
     print_body(pr, &s->scope.body, indent + 4, NULL);
 }
 

@@ -138,12 +138,15 @@ Stmt *ir_clone_stmt(IrCtx *c, Stmt *s, VarMap *m) {
         n->scope.core_num = ir_clone_expr(c, s->scope.core_num, m);
         n->scope.kwargs = clone_attrs(c, &s->scope.kwargs, m);
         clone_list(c, &n->scope.body, &s->scope.body, m);
+        n->scope.task_var = s->scope.task_var ? clone_def(c, s->scope.task_var, m) : NULL;
         break;
     }
     return n;
 }
 
 /* ---- in-place substitution of uses ---- */
+static void subst_attr_val(IrCtx *c, AttrVal *v, const VarMap *m);
+
 Expr *ir_subst_expr(IrCtx *c, Expr *e, const VarMap *m) {
     if (!e) return NULL;
     switch (e->kind) {
@@ -152,9 +155,8 @@ Expr *ir_subst_expr(IrCtx *c, Expr *e, const VarMap *m) {
     case EX_UNARY: e->un.operand = ir_subst_expr(c, e->un.operand, m); break;
     case EX_CALL:
         for (int i = 0; i < e->call.nargs; i++) e->call.args[i] = ir_subst_expr(c, e->call.args[i], m);
-        for (int i = 0; i < e->call.kwargs.len; i++)
-            if (e->call.kwargs.items[i].val.kind == AV_EXPR)
-                e->call.kwargs.items[i].val.expr = ir_subst_expr(c, e->call.kwargs.items[i].val.expr, m);
+        ir_subst_attrs(c, &e->call.kwargs, m);
+        ir_subst_attrs(c, &e->call.attrs, m);
         break;
     case EX_TUPLE:
         for (int i = 0; i < e->tuple.n; i++) e->tuple.items[i] = ir_subst_expr(c, e->tuple.items[i], m);
@@ -196,13 +198,34 @@ void ir_subst_stmts(IrCtx *c, StmtList *l, const VarMap *m) {
             break;
         case ST_SCOPE:
             s->scope.core_num = ir_subst_expr(c, s->scope.core_num, m);
+            ir_subst_attrs(c, &s->scope.kwargs, m);
             ir_subst_stmts(c, &s->scope.body, m);
             break;
         }
     }
 }
 
+static void subst_attr_val(IrCtx *c, AttrVal *v, const VarMap *m) {
+    if (v->kind == AV_EXPR) v->expr = ir_subst_expr(c, v->expr, m);
+    if (v->kind == AV_LIST)
+        for (int i = 0; i < v->nitems; i++) subst_attr_val(c, &v->items[i], m);
+}
+
+void ir_subst_attrs(IrCtx *c, AttrList *l, const VarMap *m) {
+    for (int i = 0; i < l->len; i++) subst_attr_val(c, &l->items[i].val, m);
+}
+
 /* ---- visitors ---- */
+static void visit_attr_val(const AttrVal *v, ExprVisitor fn, void *ud) {
+    if (v->kind == AV_EXPR) ir_visit_expr(v->expr, fn, ud);
+    if (v->kind == AV_LIST)
+        for (int i = 0; i < v->nitems; i++) visit_attr_val(&v->items[i], fn, ud);
+}
+
+void ir_visit_attrs(const AttrList *l, ExprVisitor fn, void *ud) {
+    for (int i = 0; i < l->len; i++) visit_attr_val(&l->items[i].val, fn, ud);
+}
+
 void ir_visit_expr(Expr *e, ExprVisitor fn, void *ud) {
     if (!e) return;
     fn(e, ud);
@@ -211,8 +234,8 @@ void ir_visit_expr(Expr *e, ExprVisitor fn, void *ud) {
     case EX_UNARY: ir_visit_expr(e->un.operand, fn, ud); break;
     case EX_CALL:
         for (int i = 0; i < e->call.nargs; i++) ir_visit_expr(e->call.args[i], fn, ud);
-        for (int i = 0; i < e->call.kwargs.len; i++)
-            if (e->call.kwargs.items[i].val.kind == AV_EXPR) ir_visit_expr(e->call.kwargs.items[i].val.expr, fn, ud);
+        ir_visit_attrs(&e->call.kwargs, fn, ud);
+        ir_visit_attrs(&e->call.attrs, fn, ud);
         break;
     case EX_TUPLE: for (int i = 0; i < e->tuple.n; i++) ir_visit_expr(e->tuple.items[i], fn, ud); break;
     case EX_TUPLE_GET: ir_visit_expr(e->tget.tuple, fn, ud); break;
@@ -247,6 +270,7 @@ void ir_visit_exprs(StmtList *l, ExprVisitor fn, void *ud) {
             break;
         case ST_SCOPE:
             ir_visit_expr(s->scope.core_num, fn, ud);
+            ir_visit_attrs(&s->scope.kwargs, fn, ud);
             ir_visit_exprs(&s->scope.body, fn, ud);
             break;
         }

@@ -108,7 +108,15 @@ static void verify_list(Verify *v, const StmtList *l) {
         case ST_SCOPE:
             if ((v->props & IRP_SPLIT_INCORE_ORCH) && s->scope.kind == SC_INCORE)
                 fail(v, s->span, "a pl.at region remains after outlining");
+            uses(v, s->scope.core_num, s->span);
+            for (int j = 0; j < s->scope.kwargs.len; j++)
+                if (s->scope.kwargs.items[j].val.kind == AV_LIST || s->scope.kwargs.items[j].val.kind == AV_EXPR) {
+                    AttrList one = { &s->scope.kwargs.items[j], 1, 1 };
+                    UseCheck u = { v, s->span };
+                    ir_visit_attrs(&one, check_use, &u);
+                }
             verify_list(v, &s->scope.body);   /* transparent: definitions stay visible */
+            if (s->scope.task_var) define(v, s->scope.task_var, s->span);
             continue;
         }
     }

@@ -21,7 +21,7 @@ typedef struct {
     DType acc;
     const char *base;       /* name hint of the result */
     int64_t mvalid;         /* valid rows of the left operand (< its rows when M was padded to the box) */
-    const AttrVal *atomic;  /* the replaced store's atomic kwarg: every grid store keeps it */
+    const AttrList *store_kwargs;   /* the replaced tile.store's options (atomic add), kept on every sub-store */
 } Emit;
 
 static Expr *idx(Emit *e, int64_t v) { return ir_const_int(e->ctx->ir, v, DT_INDEX); }
@@ -137,7 +137,8 @@ static Expr *store_sub(Emit *e, Expr *sub, Expr *br, Expr *bc, Expr *mi, Expr *n
     Expr *offs[2] = { add(e, br, mi), add(e, bc, ni) };
     Expr *args[3] = { sub, ir_tuple(e->ctx->ir, offs, 2), out };
     Expr *st = call(e, OP_TILE_STORE, args, 3, MS_NONE);
-    if (e->atomic) ir_attr_set(e->ctx->ir, &st->call.kwargs, "atomic", *e->atomic);
+    for (int i = 0; e->store_kwargs && i < e->store_kwargs->len; i++)
+        ir_attr_set(e->ctx->ir, &st->call.kwargs, e->store_kwargs->items[i].key, e->store_kwargs->items[i].val);
     return ir_ref(bind(e, "out", st));
 }
 
@@ -349,7 +350,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         l->len--;
         e.at = *at;
         e.base = store->assign.var->name;
-        e.atomic = ir_attr_get(&sc->call.kwargs, "atomic");
+        e.store_kwargs = &sc->call.kwargs;
         final = r.k < K ? emit_split_k_grid(&e, &g, r.k, out) : emit_full_k_grid(&e, &g, out);
         ir_varmap_put(&m, store->assign.var, final);
     }

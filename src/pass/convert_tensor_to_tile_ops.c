@@ -29,6 +29,8 @@ static Stmt *def_of(StmtList *l, const Var *v) {
         Stmt *r = NULL;
         if (s->kind == ST_FOR) r = def_of(&s->for_.body, v);
         if (s->kind == ST_IF) { r = def_of(&s->if_.then_body, v); if (!r) r = def_of(&s->if_.else_body, v); }
+        if (s->kind == ST_WHILE) r = def_of(&s->while_.body, v);
+        if (s->kind == ST_SCOPE) r = def_of(&s->scope.body, v);
         if (r) return r;
     }
     return NULL;
@@ -143,6 +145,8 @@ static bool convert_list(PassCtx *ctx, Function *f, StmtList *l, Loaded *cache, 
         if (s->kind == ST_IF && (!convert_list(ctx, f, &s->if_.then_body, cache, ncache, false) ||
                                  !convert_list(ctx, f, &s->if_.else_body, cache, ncache, false)))
             return false;
+        if (s->kind == ST_WHILE && !convert_list(ctx, f, &s->while_.body, cache, ncache, false)) return false;
+        if (s->kind == ST_SCOPE && !convert_list(ctx, f, &s->scope.body, cache, ncache, top)) return false;
         Expr *call = pass_stmt_call(s);
         if (!call || call->call.op == OP_NONE || !(ir_op_info(call->call.op)->flags & OPF_TENSOR)) continue;
         if (s->kind != ST_ASSIGN) {
@@ -188,7 +192,16 @@ static void drop_dead_slices(Function *f, StmtList *l) {
             memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(l->len - i - 1));
             l->len--;
             i--;
-        } else if (s->kind == ST_FOR) drop_dead_slices(f, &s->for_.body);
+        } else if (s->kind == ST_FOR) {
+            drop_dead_slices(f, &s->for_.body);
+        } else if (s->kind == ST_IF) {
+            drop_dead_slices(f, &s->if_.then_body);
+            drop_dead_slices(f, &s->if_.else_body);
+        } else if (s->kind == ST_WHILE) {
+            drop_dead_slices(f, &s->while_.body);
+        } else if (s->kind == ST_SCOPE) {
+            drop_dead_slices(f, &s->scope.body);
+        }
     }
 }
 

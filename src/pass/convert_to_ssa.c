@@ -68,9 +68,9 @@ static void ssa_if(PassCtx *ctx, Stmt *s, Env *env) {
     Env te = env_copy(env), ee = env_copy(env);
     ssa_list(ctx, &s->if_.then_body, &te);
     ssa_list(ctx, &s->if_.else_body, &ee);
-    Expr *tv[64], *ev[64];
+    Expr **tv = ARENA_ARRAY(c->arena, Expr *, assigned.len + 1), **ev = ARENA_ARRAY(c->arena, Expr *, assigned.len + 1);
     int n = 0;
-    for (int i = 0; i < assigned.len && n < 64; i++) {
+    for (int i = 0; i < assigned.len; i++) {
         Var *v = assigned.items[i];
         Expr *a = current(&te, v), *b = current(&ee, v);
         if (!a || !b) continue;                  /* defined in one branch only: not visible after */
@@ -105,7 +105,7 @@ static void ssa_for(PassCtx *ctx, Stmt *s, Env *env) {
     }
     VarList assigned = {0};
     collect_assigned(&s->for_.body, &assigned, c);
-    Var *carried[64];
+    Var **carried = ARENA_ARRAY(c->arena, Var *, assigned.len + 1);
     int n = 0;
     Env be = env_copy(env);
     Var *lv = s->for_.loop_var;
@@ -116,7 +116,7 @@ static void ssa_for(PassCtx *ctx, Stmt *s, Env *env) {
     } else {
         ir_varmap_put(env, lv, ir_ref(lv));
     }
-    for (int i = 0; i < assigned.len && n < 64; i++) {
+    for (int i = 0; i < assigned.len; i++) {
         Var *v = assigned.items[i];
         Expr *cur = current(env, v);
         if (!cur) continue;                      /* first defined inside the loop: loop-local */
@@ -127,7 +127,7 @@ static void ssa_for(PassCtx *ctx, Stmt *s, Env *env) {
     }
     ssa_list(ctx, &s->for_.body, &be);
     if (n) {
-        Expr *ys[64];
+        Expr **ys = ARENA_ARRAY(c->arena, Expr *, n);
         for (int i = 0; i < n; i++) {
             ys[i] = current(&be, carried[i]);
             Var *rv = ir_var_new(c, pass_name(ctx, carried[i]->name, "rv"), ys[i]->type);
@@ -163,7 +163,19 @@ static void ssa_list(PassCtx *ctx, StmtList *l, Env *env) {
         }
         case ST_SCOPE:
             s->scope.core_num = ir_subst_expr(c, s->scope.core_num, env);
+            ir_subst_attrs(c, &s->scope.kwargs, env);
             ssa_list(ctx, &s->scope.body, env);   /* transparent */
+            if (s->scope.task_var) {              /* `as tid`: a definition after the body */
+                Var *tv = s->scope.task_var;
+                if (current(env, tv)) {
+                    Var *nv = ir_var_new(c, pass_name(ctx, tv->name, "ssa"), tv->type);
+                    nv->span = tv->span;
+                    s->scope.task_var = nv;
+                    ir_varmap_put(env, tv, ir_ref(nv));
+                } else {
+                    ir_varmap_put(env, tv, ir_ref(tv));
+                }
+            }
             break;
         }
     }

@@ -3,11 +3,14 @@
  * Produces: SplitIncoreOrch — every pl.at(level=CORE_GROUP) region is its own InCore function; a
  *           function that outlined a region becomes Orchestration.
  * Does: inputs = the region's live-in variables (first-use order), outputs = variables defined in
- *   the region and used after it. Captured tensors written as assemble/store destinations become
- *   Out params (InOut when also read). Returns are param-explicit: an output rooted in a written
- *   parameter returns the parameter itself and the writing statement binds <param>__store. The
- *   region is replaced by one call plus one assignment per output. */
+ *   the region and used after it. A captured tensor whose buffer the region writes (directly, or
+ *   through loop carries, branch merges and earlier in-place results: pass_alias_root) becomes an
+ *   Out param, InOut when it is also read (an atomic add reads). Returns are param-explicit: an
+ *   output rooted in a parameter returns the parameter itself and the writing statement binds
+ *   <param>__store. The region is replaced by one call plus one assignment per output. */
 #include "pass/pass.h"
+
+#include <string.h>
 
 
 typedef struct { VarList vars; IrCtx *c; } VarSet;
@@ -74,84 +77,84 @@ static void collect_uses_except(StmtList *l, Stmt *skip, VarSet *u) {
     }
 }
 
-/* The defining statement of v inside l (recursively), or NULL. */
-static Stmt *find_def(StmtList *l, const Var *v) {
-    for (int i = 0; i < l->len; i++) {
-        Stmt *s = l->items[i], *r = NULL;
-        if (s->kind == ST_ASSIGN && s->assign.var == v) return s;
-        if (s->kind == ST_FOR) r = find_def(&s->for_.body, v);
-        if (s->kind == ST_IF) { r = find_def(&s->if_.then_body, v); if (!r) r = find_def(&s->if_.else_body, v); }
-        if (s->kind == ST_SCOPE) r = find_def(&s->scope.body, v);
-        if (r) return r;
-    }
-    return NULL;
+/* Parameter directions (spec §8.3 step 4), on buffer roots: a parameter is written when some
+ * writing op's destination (tensor.assemble / tile.store / matmul_acc, reached through loop carries,
+ * branch merges and earlier in-place results) is rooted in it, and read by any other use of it or
+ * of one of its aliases (an atomic add and matmul_acc read their destination too). Alias-carrying
+ * positions (iter_arg inits, yields, returns, plain copies) are neither. Calls of other functions
+ * contribute their callee's parameter directions. */
+typedef struct { const PassAliases *al; const Var *p; bool read, written; } DirScan;
+
+static bool rooted(DirScan *d, Expr *e) { return e && e->kind == EX_VAR && pass_alias_root(d->al, e->var) == d->p; }
+
+static void scan_read(Expr *e, void *ud) {
+    DirScan *d = ud;
+    if (rooted(d, e)) d->read = true;
 }
 
-/* Destination slot of a writing op: tensor.assemble arg 0, tile.store arg 2; -1 otherwise. */
-static int dest_slot(const Expr *call) {
-    if (pass_is_op(call, OP_TENSOR_ASSEMBLE) || pass_is_op(call, OP_TENSOR_MATMUL_ACC)) return 0;
-    if (pass_is_op(call, OP_TILE_STORE)) return 2;
-    return -1;
-}
-
-/* The variable a written value is rooted in: follows assemble/store chains to their first target. */
-static Var *write_root(StmtList *body, Var *v) {
-    for (int guard = 0; guard < 1000; guard++) {
-        Stmt *d = find_def(body, v);
-        Expr *call = d ? pass_stmt_call(d) : NULL;
-        int slot = dest_slot(call);
-        if (slot < 0 || call->call.args[slot]->kind != EX_VAR) return v;
-        v = call->call.args[slot]->var;
-    }
-    return v;
-}
-
-typedef struct { const Var *v; int dest, other; } DirScan;
-static void scan_dir_list(StmtList *l, DirScan *d);
-static void scan_dir_expr(Expr *e, DirScan *d) {
-    if (!e) return;
-    if (e->kind == EX_VAR) { if (e->var == d->v) d->other++; return; }
-    if (e->kind == EX_CALL) {
-        int slot = dest_slot(e);
-        for (int i = 0; i < e->call.nargs; i++) {
-            Expr *a = e->call.args[i];
-            if (i == slot && a->kind == EX_VAR && a->var == d->v) d->dest++;
-            else scan_dir_expr(a, d);
+static void scan_call(DirScan *d, Expr *call) {
+    int slot = -1;
+    bool dest_read = false;
+    if (call->call.op == OP_NONE && call->call.callee) {
+        Function *k = call->call.callee;
+        for (int i = 0; i < call->call.nargs; i++) {
+            Expr *a = call->call.args[i];
+            if (!rooted(d, a)) { ir_visit_expr(a, scan_read, d); continue; }
+            ParamDir pd = i < k->params.len && k->param_dirs ? k->param_dirs[i] : PD_IN;
+            if (pd != PD_OUT) d->read = true;
+            if (pd != PD_IN) d->written = true;
         }
         return;
     }
-    if (e->kind == EX_BINARY) { scan_dir_expr(e->bin.lhs, d); scan_dir_expr(e->bin.rhs, d); }
-    if (e->kind == EX_UNARY) scan_dir_expr(e->un.operand, d);
-    if (e->kind == EX_TUPLE) for (int i = 0; i < e->tuple.n; i++) scan_dir_expr(e->tuple.items[i], d);
-    if (e->kind == EX_TUPLE_GET) scan_dir_expr(e->tget.tuple, d);
+    if (pass_is_op(call, OP_TENSOR_ASSEMBLE) || pass_is_op(call, OP_TILE_STORE) || pass_is_op(call, OP_TENSOR_MATMUL_ACC)) {
+        slot = pass_inplace_slot(call);
+        const AttrVal *at = ir_attr_get(&call->call.kwargs, "atomic");
+        dest_read = pass_is_op(call, OP_TENSOR_MATMUL_ACC) ||
+                    (at && ((at->kind == AV_ENUM && at->s && strstr(at->s, "Add")) || (at->kind == AV_INT && at->i == 1)));
+    }
+    for (int i = 0; i < call->call.nargs; i++) {
+        Expr *a = call->call.args[i];
+        if (i == slot && rooted(d, a)) {
+            d->written = true;
+            d->read |= dest_read;
+        } else {
+            ir_visit_expr(a, scan_read, d);
+        }
+    }
 }
 
 static void scan_dir_list(StmtList *l, DirScan *d) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         switch (s->kind) {
-        case ST_ASSIGN: scan_dir_expr(s->assign.value, d); break;
-        case ST_EVAL: scan_dir_expr(s->eval.expr, d); break;
-        case ST_RETURN: for (int j = 0; j < s->ret.n; j++) scan_dir_expr(s->ret.values[j], d); break;
-        case ST_YIELD: for (int j = 0; j < s->yield.n; j++) scan_dir_expr(s->yield.values[j], d); break;
-        case ST_IF: scan_dir_expr(s->if_.cond, d); scan_dir_list(&s->if_.then_body, d); scan_dir_list(&s->if_.else_body, d); break;
+        case ST_ASSIGN:
+            if (s->assign.value->kind == EX_CALL) scan_call(d, s->assign.value);
+            else if (s->assign.value->kind != EX_VAR) ir_visit_expr(s->assign.value, scan_read, d);
+            break;
+        case ST_EVAL:
+            if (s->eval.expr->kind == EX_CALL) scan_call(d, s->eval.expr);
+            else ir_visit_expr(s->eval.expr, scan_read, d);
+            break;
+        case ST_IF: ir_visit_expr(s->if_.cond, scan_read, d); scan_dir_list(&s->if_.then_body, d); scan_dir_list(&s->if_.else_body, d); break;
         case ST_FOR:
-            scan_dir_expr(s->for_.start, d); scan_dir_expr(s->for_.stop, d); scan_dir_expr(s->for_.step, d);
-            for (int j = 0; j < s->for_.iter_args.len; j++) scan_dir_expr(s->for_.iter_args.items[j]->init, d);
+            ir_visit_expr(s->for_.start, scan_read, d);
+            ir_visit_expr(s->for_.stop, scan_read, d);
+            ir_visit_expr(s->for_.step, scan_read, d);
             scan_dir_list(&s->for_.body, d);
             break;
-        case ST_WHILE: scan_dir_expr(s->while_.cond, d); scan_dir_list(&s->while_.body, d); break;
+        case ST_WHILE: ir_visit_expr(s->while_.cond, scan_read, d); scan_dir_list(&s->while_.body, d); break;
         case ST_SCOPE: scan_dir_list(&s->scope.body, d); break;
+        default: break;               /* yields and returns carry aliases */
         }
     }
 }
 
-static ParamDir infer_dir(StmtList *body, const Var *v) {
-    if (v->type->kind != TY_TENSOR) return PD_IN;
-    DirScan d = { v, 0, 0 };
+static ParamDir infer_dir(StmtList *body, const PassAliases *al, const Var *p) {
+    if (p->type->kind != TY_TENSOR) return PD_IN;
+    DirScan d = { al, p, false, false };
     scan_dir_list(body, &d);
-    if (!d.dest) return PD_IN;
-    return d.other ? PD_INOUT : PD_OUT;
+    if (!d.written) return PD_IN;
+    return d.read ? PD_INOUT : PD_OUT;
 }
 
 typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; } Outliner;
@@ -176,51 +179,54 @@ static void outline(Outliner *o, StmtList *l, int at) {
     Function *k = ir_func_new(c, kernel_name(o, scope), FT_INCORE);
     k->span = scope->span;
     VarMap to_param = {0};
-    Expr *call_args[64];
-    int nargs = 0;
-    for (int i = 0; i < uses.vars.len && nargs < 64; i++) {
+    VEC(Expr *) call_args = {0};
+    for (int i = 0; i < uses.vars.len; i++) {
         Var *v = uses.vars.items[i];
         if (set_has(&defs, v)) continue;
         Var *p = ir_var_new(c, v->name, v->type);
         p->span = v->span;
-        ir_func_add_param(c, k, p, infer_dir(&scope->scope.body, v));
+        ir_func_add_param(c, k, p, PD_IN);
         ir_varmap_put(&to_param, v, ir_ref(p));
-        call_args[nargs++] = ir_ref(v);
+        vec_push(&call_args, ir_ref(v));
     }
     k->body = scope->scope.body;
     ir_subst_stmts(c, &k->body, &to_param);
+    PassAliases al;
+    pass_aliases_build(o->ctx, &k->body, &al);
+    for (int i = 0; i < k->params.len; i++) k->param_dirs[i] = infer_dir(&k->body, &al, k->params.items[i]);
 
-    Var *outs[16];
-    int nouts = 0;
-    for (int i = 0; i < defs.vars.len && nouts < 16; i++)
-        if (set_has(&outside, defs.vars.items[i])) outs[nouts++] = defs.vars.items[i];
-    Expr *rets[16];
-    Type *rtypes[16];
-    const char *caller_names[16];
-    for (int i = 0; i < nouts; i++) caller_names[i] = outs[i]->name;
+    VarList outs = {0};
+    for (int i = 0; i < defs.vars.len; i++)
+        if (set_has(&outside, defs.vars.items[i])) ir_varlist_push(c, &outs, defs.vars.items[i]);
+    int nouts = outs.len;
+    Expr **rets = ARENA_ARRAY(c->arena, Expr *, nouts ? nouts : 1);
+    Type **rtypes = ARENA_ARRAY(c->arena, Type *, nouts ? nouts : 1);
+    const char **caller_names = ARENA_ARRAY(c->arena, const char *, nouts ? nouts : 1);
+    for (int i = 0; i < nouts; i++) caller_names[i] = outs.items[i]->name;
     for (int i = 0; i < nouts; i++) {
-        Var *root = write_root(&k->body, outs[i]);
+        Var *root = pass_alias_root(&al, outs.items[i]);
         bool is_param = false;
         for (int j = 0; j < k->params.len; j++) is_param |= k->params.items[j] == root;
-        if (is_param && root != outs[i]) outs[i]->name = arena_printf(c->arena, "%s__store", root->name);
-        rets[i] = ir_ref(is_param ? root : outs[i]);
+        if (is_param && root != outs.items[i]) outs.items[i]->name = arena_printf(c->arena, "%s__store", root->name);
+        rets[i] = ir_ref(is_param ? root : outs.items[i]);
         rtypes[i] = rets[i]->type;
     }
+    pass_aliases_free(&al);
     ir_list_push(c, &k->body, ir_return(c, rets, nouts));
-    k->return_types = ARENA_ARRAY(c->arena, Type *, nouts ? nouts : 1);
-    for (int i = 0; i < nouts; i++) k->return_types[i] = rtypes[i];
+    k->return_types = rtypes;
     k->nreturns = nouts;
     ir_program_add(c, o->prog, k);
 
     /* The caller: one call, one variable per output (fresh Vars; later uses renamed). */
-    Expr *call = ir_call_fn(c, k, call_args, nargs);
+    Expr *call = ir_call_fn(c, k, call_args.data, call_args.len);
+    vec_free(&call_args);
     call->span = scope->span;
     VarMap to_caller = {0};
     Stmt *repl;
     if (nouts == 1) {
         Var *nv = ir_var_new(c, caller_names[0], rtypes[0]);
         repl = ir_assign(c, nv, call);
-        ir_varmap_put(&to_caller, outs[0], ir_ref(nv));
+        ir_varmap_put(&to_caller, outs.items[0], ir_ref(nv));
     } else if (nouts == 0) {
         repl = ir_eval(c, call);
     } else {
@@ -231,9 +237,21 @@ static void outline(Outliner *o, StmtList *l, int at) {
             Expr *g = ARENA_NEW(c->arena, Expr);
             g->kind = EX_TUPLE_GET; g->type = rtypes[i]; g->tget.tuple = ir_ref(tv); g->tget.index = i;
             ir_list_insert(c, l, at + 1 + i, ir_assign(c, nv, g));
-            ir_varmap_put(&to_caller, outs[i], ir_ref(nv));
+            ir_varmap_put(&to_caller, outs.items[i], ir_ref(nv));
         }
     }
+    if (scope->scope.task_var) {           /* `as tid`: deps=[tid] name the task through its call's value */
+        Var *tv = scope->scope.task_var;
+        if (nouts == 0) {
+            call->type = ir_tuple_type(c, NULL, 0);
+            pass_var_set_type(tv, call->type);
+            repl = ir_assign(c, tv, call);
+        } else {
+            ir_varmap_put(&to_caller, tv, ir_ref(repl->assign.var));
+        }
+    }
+    const AttrVal *deps = ir_attr_get(&scope->scope.kwargs, "deps");
+    if (deps) ir_attr_set(c, &call->call.attrs, "deps", *deps);
     repl->span = scope->span;
     l->items[at] = repl;
     ir_subst_stmts(c, &o->parent->body, &to_caller);
@@ -255,14 +273,16 @@ static bool outline_list(Outliner *o, StmtList *l) {
 }
 
 bool pass_outline_incore_scopes(Program *p, PassCtx *ctx) {
-    int n = p->nfuncs;
-    Function *funcs[256];
-    for (int i = 0; i < n && i < 256; i++) funcs[i] = p->funcs[i];
-    for (int i = 0; i < n && i < 256; i++) {
+    int n = p->nfuncs;                      /* outlining adds functions: visit the original ones */
+    Function **funcs = malloc(sizeof(Function *) * (size_t)(n ? n : 1));
+    PTOC_ASSERT(funcs, "out of memory");
+    memcpy(funcs, p->funcs, sizeof(Function *) * (size_t)n);
+    for (int i = 0; i < n; i++) {
         Function *f = funcs[i];
         if (f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION) continue;
         Outliner o = { ctx, p, f, 0 };
         if (outline_list(&o, &f->body) && f->type == FT_OPAQUE) ir_func_set_type(f, FT_ORCHESTRATION);
     }
+    free(funcs);
     return true;
 }

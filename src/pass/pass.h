@@ -72,6 +72,18 @@ const char *pass_name(PassCtx *ctx, const char *base, const char *suffix);
 Expr *pass_stmt_call(Stmt *s);
 bool pass_is_op(const Expr *e, OpId op);
 void pass_var_set_type(Var *v, Type *t);
+/* Buffer aliasing in one function body: for every variable, the variable whose buffer it is — through
+ * plain copies, the in-place result of a writing op (the op table's reuses_input: tensor.assemble,
+ * tile.store, matmul_acc, ...), a kernel call's result (the argument it returns), loop iter_args
+ * (their init) and return vars (their iter_arg), and If return vars whose branches yield the same
+ * buffer. Indexed by Var id: build it after the last
+ * definition is created. */
+typedef struct PassAliases { int n; Var **src, **src2; Stmt **defs; } PassAliases;
+void pass_aliases_build(PassCtx *ctx, StmtList *body, PassAliases *a);
+Var *pass_alias_root(const PassAliases *a, Var *v);
+void pass_aliases_free(PassAliases *a);
+/* The argument index whose buffer the call's result reuses (in place), or -1. */
+int pass_inplace_slot(const Expr *e);
 /* Physical L0C row alignment of the target for an accumulator dtype. */
 int64_t pass_l0c_align(PassCtx *ctx, DType acc);
 

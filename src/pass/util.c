@@ -32,3 +32,115 @@ void pass_var_set_type(Var *v, Type *t) {
 int64_t pass_l0c_align(PassCtx *ctx, DType acc) { return target_l0c_align_m(ctx->target, acc); }
 
 void pass_ctx_free(PassCtx *ctx) { vec_free(&ctx->tiles); }
+
+/* ---- buffer aliasing ---- */
+static void alias_set(PassAliases *a, const Var *v, Var *src, Var *src2) {
+    PTOC_ASSERT(v->id >= 0 && v->id < a->n, "variable %s (id %d) defined after the alias map was built", v->name, v->id);
+    a->src[v->id] = src;
+    a->src2[v->id] = src2;
+}
+
+static Var *yield_var(StmtList *body, int k) {
+    if (!body->len) return NULL;
+    Stmt *y = body->items[body->len - 1];
+    if (y->kind != ST_YIELD || k >= y->yield.n || y->yield.values[k]->kind != EX_VAR) return NULL;
+    return y->yield.values[k]->var;
+}
+
+/* The argument a function call's r-th result aliases: callees return written parameters themselves
+ * (param-explicit returns, OutlineIncoreScopes), so the result is the caller's argument. */
+static Var *call_result_arg(const Expr *call, int r) {
+    const Function *f = call->call.callee;
+    if (!f || !f->body.len) return NULL;
+    const Stmt *ret = f->body.items[f->body.len - 1];
+    if (ret->kind != ST_RETURN || r >= ret->ret.n || ret->ret.values[r]->kind != EX_VAR) return NULL;
+    for (int k = 0; k < f->params.len && k < call->call.nargs; k++)
+        if (f->params.items[k] == ret->ret.values[r]->var && call->call.args[k]->kind == EX_VAR) return call->call.args[k]->var;
+    return NULL;
+}
+
+static void alias_list(PassAliases *a, StmtList *l) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        switch (s->kind) {
+        case ST_ASSIGN: {
+            Expr *v = s->assign.value;
+            if (v->kind == EX_VAR) alias_set(a, s->assign.var, v->var, NULL);
+            int slot = pass_inplace_slot(v);
+            if (slot >= 0 && v->call.args[slot]->kind == EX_VAR) alias_set(a, s->assign.var, v->call.args[slot]->var, NULL);
+            if (v->kind == EX_CALL && v->call.callee && v->call.callee->nreturns == 1) {
+                Var *arg = call_result_arg(v, 0);
+                if (arg) alias_set(a, s->assign.var, arg, NULL);
+            }
+            if (v->kind == EX_TUPLE_GET && v->tget.tuple->kind == EX_VAR) {
+                Stmt *d = a->defs[v->tget.tuple->var->id];
+                Var *arg = d && pass_stmt_call(d) && d->assign.value->call.callee ? call_result_arg(d->assign.value, v->tget.index) : NULL;
+                if (arg) alias_set(a, s->assign.var, arg, NULL);
+            }
+            a->defs[s->assign.var->id] = s;
+            break;
+        }
+        case ST_FOR:
+            for (int k = 0; k < s->for_.iter_args.len; k++) {
+                Var *it = s->for_.iter_args.items[k];
+                if (it->init && it->init->kind == EX_VAR) alias_set(a, it, it->init->var, NULL);
+                if (k < s->for_.return_vars.len) alias_set(a, s->for_.return_vars.items[k], it, NULL);
+            }
+            alias_list(a, &s->for_.body);
+            break;
+        case ST_WHILE:
+            for (int k = 0; k < s->while_.iter_args.len; k++) {
+                Var *it = s->while_.iter_args.items[k];
+                if (it->init && it->init->kind == EX_VAR) alias_set(a, it, it->init->var, NULL);
+                if (k < s->while_.return_vars.len) alias_set(a, s->while_.return_vars.items[k], it, NULL);
+            }
+            alias_list(a, &s->while_.body);
+            break;
+        case ST_IF:
+            for (int k = 0; k < s->if_.return_vars.len; k++) {
+                Var *t = yield_var(&s->if_.then_body, k), *e = yield_var(&s->if_.else_body, k);
+                if (t && e) alias_set(a, s->if_.return_vars.items[k], t, e);
+            }
+            alias_list(a, &s->if_.then_body);
+            alias_list(a, &s->if_.else_body);
+            break;
+        case ST_SCOPE: alias_list(a, &s->scope.body); break;
+        default: break;
+        }
+    }
+}
+
+void pass_aliases_build(PassCtx *ctx, StmtList *body, PassAliases *a) {
+    a->n = ctx->ir->next_var_id;
+    a->src = calloc((size_t)a->n + 1, sizeof(Var *));
+    a->src2 = calloc((size_t)a->n + 1, sizeof(Var *));
+    a->defs = calloc((size_t)a->n + 1, sizeof(Stmt *));
+    PTOC_ASSERT(a->src && a->src2 && a->defs, "out of memory");
+    alias_list(a, body);
+}
+
+void pass_aliases_free(PassAliases *a) {
+    free(a->src);
+    free(a->src2);
+    free(a->defs);
+    memset(a, 0, sizeof *a);
+}
+
+Var *pass_alias_root(const PassAliases *a, Var *v) {
+    for (int guard = 0; v && v->id < a->n && guard <= a->n; guard++) {
+        Var *s = a->src[v->id], *s2 = a->src2[v->id];
+        if (!s) return v;
+        if (s2) {                       /* a branch merge: one buffer only when both sides agree */
+            Var *r1 = pass_alias_root(a, s), *r2 = pass_alias_root(a, s2);
+            return r1 == r2 ? r1 : v;
+        }
+        v = s;
+    }
+    return v;
+}
+
+int pass_inplace_slot(const Expr *e) {
+    if (!e || e->kind != EX_CALL || e->call.op == OP_NONE) return -1;
+    int slot = ir_op_info(e->call.op)->reuses_input;
+    return slot < e->call.nargs ? slot : -1;
+}

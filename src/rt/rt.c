@@ -161,7 +161,7 @@ static bool rt_int_list(Rt *rt, const Expr *e, int64_t *vals, int *n) {
 
 /* tensor.create: a pending create-info when deferred to an OUTPUT argument, else allocated now by a
  * hidden allocation task (alloc_tensors). */
-static bool rt_eval_create(Rt *rt, const Expr *e, bool deferred, RtValue *out) {
+static bool rt_eval_create(Rt *rt, const Expr *e, bool deferred, const char *name, RtValue *out) {
     RtTensor *t = ARENA_NEW(rt->arena, RtTensor);
     int64_t shape[RT_MAX_DIMS];
     int n;
@@ -173,6 +173,7 @@ static bool rt_eval_create(Rt *rt, const Expr *e, bool deferred, RtValue *out) {
     rt_tensor_set_packed_strides(t);
     t->created = true;
     t->pending = true;
+    t->name = name;
     if (!deferred && rt_alloc_task(rt, &t, 1) < 0) return false;
     memset(out, 0, sizeof *out);
     out->kind = RV_TENSOR;
@@ -200,7 +201,7 @@ static bool rt_eval_slice(Rt *rt, const Expr *e, RtValue *out) {
 static bool rt_eval_call(Rt *rt, const Expr *e, RtValue *out) {
     if (e->call.callee) return rt_submit_call(rt, e, out);
     switch (e->call.op) {
-    case OP_TENSOR_CREATE: return rt_eval_create(rt, e, false, out);
+    case OP_TENSOR_CREATE: return rt_eval_create(rt, e, false, NULL, out);
     case OP_TENSOR_SLICE: return rt_eval_slice(rt, e, out);
     default:
         return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "operation %s cannot run in an orchestration function",
@@ -338,7 +339,7 @@ static RtStatus rt_exec(Rt *rt, const Stmt *s, RtFrame *fr) {
     case ST_ASSIGN: {
         const Expr *e = s->assign.value;
         bool ok = (e->kind == EX_CALL && !e->call.callee && e->call.op == OP_TENSOR_CREATE)
-                      ? rt_eval_create(rt, e, rt_is_output_var(rt, s->assign.var), &v)
+                      ? rt_eval_create(rt, e, rt_is_output_var(rt, s->assign.var), s->assign.var->name, &v)
                       : rt_eval(rt, e, &v);
         if (!ok) return RS_ERROR;
         rt_bind(rt, s->assign.var, v);
@@ -395,6 +396,8 @@ static bool rt_bind_params(Rt *rt, const Function *f, void **args, int nargs) {
             return rt_fail(rt, RT_ERR_INVALID_ARGS, pv->span, "no buffer for orchestration parameter '%s' (%d given)", pv->name, nargs);
         t->addr = (uint64_t)(uintptr_t)args[k++];
         t->size = (uint64_t)rt_tensor_numel(t) * (uint64_t)dtype_bytes(t->dtype);
+        t->name = pv->name;
+        rt_note_buffer(rt, t);
         RtValue v = {0};
         v.kind = RV_TENSOR;
         v.t = t;
@@ -417,6 +420,8 @@ static void rt_cleanup(Rt *rt) {
     vec_free(&rt->env);
     vec_free(&rt->func_names);
     vec_free(&rt->output_vars);
+    vec_free(&rt->accesses);
+    vec_free(&rt->bufinfo);
     arena_free(rt->arena);
 }
 
@@ -450,6 +455,8 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
 
 void rt_result_free(RtResult *r) {
     vec_free(&r->tasks);
+    for (int i = 0; i < r->races.len; i++) free(r->races.data[i]);
+    vec_free(&r->races);
     free(r->deps_json);
     r->deps_json = NULL;
 }

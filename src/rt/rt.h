@@ -22,6 +22,11 @@ typedef struct RtView {
     bool packed;                   /* strides are row-major packed for shape */
 } RtView;
 
+/* Where a kernel block reports the GM elements it touched (task-level race check, rt_race.c):
+ * elements [lo, hi) of the packed data of parameter `param` (an index into RtKernelCall.params). */
+typedef struct RtAccessSink RtAccessSink;
+void rt_record_gm(RtAccessSink *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
+
 /* Executes one block of a kernel task. args[i] is the data pointer of the kernel's i-th tensor
  * parameter (row-major, packed, at the tensor view's start). A view that is not packed in its
  * buffer (e.g. a column slice) is staged: gathered into a packed copy before the task's first block
@@ -36,6 +41,7 @@ typedef struct RtKernelCall {
                                       or a pointer to a scalar's 64-bit slot (as sim_run wants) */
     int64_t block_idx, block_num;
     int task_id;                   /* index into RtResult.tasks */
+    RtAccessSink *gm_sink;         /* non-NULL when the race check wants the block's GM accesses */
 } RtKernelCall;
 typedef bool (*RtRunKernel)(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag);
 
@@ -45,6 +51,7 @@ typedef struct RtOptions {
                                       blocks on the calling thread in simulated-time order, so
                                       results never depend on host timing (value ignored). */
     bool capture_deps;             /* build deps.json */
+    bool race_check;               /* check that tasks touching overlapping GM (one writing) are ordered */
     int task_window;               /* task slots per ring (spec §7); 0 = 16384. A scope whose task
                                       count reaches window - 1 is a SCOPE_DEADLOCK (§12.2) */
 } RtOptions;
@@ -66,6 +73,7 @@ typedef struct RtResult {
     int64_t makespan_cycles;
     char *deps_json;               /* when capture_deps (malloc'd) */
     int error_code;                /* spec §12 code of a fatal runtime error, 0 = none */
+    VEC(char *) races;             /* task-level races, one message each (malloc'd) */
 } RtResult;
 
 /* Runtime error codes (spec §12.1). */

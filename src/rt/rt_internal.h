@@ -30,7 +30,21 @@ typedef struct RtTensor {
     bool created;                      /* from tensor.create: an OUTPUT arg gets a fresh buffer */
     int64_t shape[RT_MAX_DIMS];
     int64_t strides[RT_MAX_DIMS];
+    const char *name;                  /* the orchestration variable, for reports */
 } RtTensor;
+
+/* A buffer the run knows (entry parameters, runtime allocations), for naming regions in reports. */
+typedef struct RtBufInfo { uint64_t addr; const char *name; DType dtype; int ndims; int64_t shape[RT_MAX_DIMS]; } RtBufInfo;
+
+/* Bytes [lo, hi) of buffer `buf` touched by one block of a task (rt_race.c). */
+typedef struct RtAccess {
+    int task;
+    int64_t block;
+    uint64_t buf;
+    int64_t lo, hi;
+    bool write, atomic;
+    const char *name;
+} RtAccess;
 
 typedef enum { RV_NONE = 0, RV_INT, RV_FLOAT, RV_TENSOR, RV_TUPLE } RvKind;
 typedef struct RtValue RtValue;
@@ -102,6 +116,8 @@ typedef struct Rt {
     VEC(RtValue) env;                  /* indexed by Var id */
     VEC(const char *) func_names;      /* func_id -> kernel name */
     VEC(const Var *) output_vars;      /* tensor.create vars passed as pl.adir.output somewhere */
+    VEC(RtAccess) accesses;            /* GM accesses of every block (race check) */
+    VEC(RtBufInfo) bufinfo;
     int error_code;
 } Rt;
 
@@ -141,6 +157,11 @@ void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *ex
 
 /* rt_sched.c */
 bool rt_schedule(Rt *rt, RtResult *res);
+
+/* rt_race.c */
+RtAccessSink *rt_access_sink(Rt *rt, int task, int64_t block);
+void rt_check_races(Rt *rt, RtResult *res);
+void rt_note_buffer(Rt *rt, const RtTensor *t);     /* remembers a buffer's name and shape */
 
 /* rt_json.c */
 uint64_t rt_tensor_id(uint64_t addr, int32_t version);

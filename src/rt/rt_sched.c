@@ -108,7 +108,8 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         int slot;
         int64_t free_at = rt_claim(cores, t->core, &slot);
         int64_t start = (free_at > t->ready ? free_at : t->ready) + dispatch, cyc = 0;
-        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos };
+        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos,
+                              rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL };
         ok = rt->run(rt->ud, &call, &cyc, rt->diag);
         if (cyc < 0) cyc = 0;
         rt_release(cores, t->core, slot, start + cyc);
@@ -184,5 +185,6 @@ bool rt_schedule(Rt *rt, RtResult *res) {
     vec_free(&heap);
     free(cores.aic); free(cores.aiv); free(pending); free(nsucc); free(succ); free(fill);
     if (ok) rt_fill_result(rt, res);
+    if (ok && rt->opt && rt->opt->race_check) rt_check_races(rt, res);
     return ok;
 }

@@ -73,6 +73,7 @@ void rt_materialize(Rt *rt, RtTensor *t, int owner) {
     t->version = 0;
     t->owner = owner;
     t->pending = false;
+    rt_note_buffer(rt, t);
 }
 
 /* tensor.slice(src, shape, offset): rank of the result = len(shape); offsets index the source dims.

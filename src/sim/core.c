@@ -230,4 +230,5 @@ void sim_result_free(SimResult *r) {
     vec_free(&r->races);
     vec_free(&r->sync_errors);
     vec_free(&r->trace);
+    vec_free(&r->gm);
 }

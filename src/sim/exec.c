@@ -38,6 +38,17 @@ static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t
     return true;
 }
 
+/* Records that one row of a window, elements [lo, hi) of the parameter, was touched. */
+static void record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
+    if (!s->o->record_gm || hi <= lo) return;
+    SimResult *r = s->r;
+    if (r->gm.len) {
+        SimGmAccess *last = &r->gm.data[r->gm.len - 1];
+        if (last->param == param && last->write == write && last->atomic == atomic && last->hi == lo) { last->hi = hi; return; }
+    }
+    vec_push(&r->gm, ((SimGmAccess){ param, lo, hi, write, atomic }));
+}
+
 static double pad_value(int pad) {
     return pad == 2 ? 1e300 : pad == 3 ? -1e300 : 0.0;   /* PAD_MAX / PAD_MIN saturate to the dtype's extremes */
 }
@@ -52,6 +63,8 @@ static bool exec_tload(SimRun *s, const SimDyn *d) {
     if (g.eb != v->eb) return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
     int eb = v->eb;
     for (int64_t r = 0; r < nr; r++) {
+        int64_t e0 = (d->off0 + r) * g.rs + d->off1 * g.cs;
+        record_gm(s, i->param, e0, e0 + (nc - 1) * g.cs + 1, false, false);
         const uint8_t *src = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * eb;
         uint8_t *dst = v->base + v->roff[r] * eb;
         if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.cs * 2, 2);
@@ -71,6 +84,8 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     DType st = v->buf->dtype;
     bool raw = st == g.dt && !i->atomic_add;
     for (int64_t r = 0; r < nr; r++) {
+        int64_t e0 = (d->off0 + r) * g.rs + d->off1 * g.cs;
+        record_gm(s, i->param, e0, e0 + (nc - 1) * g.cs + 1, true, i->atomic_add);
         uint8_t *dst = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * g.eb;
         const uint8_t *src = v->base + v->roff[r] * v->eb;
         for (int64_t j = 0; j < nc; j++) {

@@ -26,11 +26,17 @@ uint8_t *sim_core_mem(SimCore *c, MemSpace space, int64_t *size);
 
 typedef struct SimOptions {
     bool race_check;           /* run the happens-before race detector */
+    bool record_gm;            /* fill SimResult.gm: the GM elements every tload / tstore touched */
     bool trace;                /* record one SimTraceEvent per executed instruction */
     int64_t block_idx, block_num;   /* values of kernel variables named "block_idx" / "block_num" */
 } SimOptions;
 
 typedef struct SimTraceEvent { Pipe pipe; const MirInst *inst; int64_t start, end; } SimTraceEvent;
+
+/* GM elements [lo, hi) of tensor parameter `param` (element offsets from the parameter's data
+ * pointer) read or written by the kernel; consecutive touches of one instruction kind are merged.
+ * The runtime's task-level race check works on these. */
+typedef struct SimGmAccess { int param; int64_t lo, hi; bool write, atomic; } SimGmAccess;
 
 typedef struct SimResult {
     int64_t cycles;                 /* makespan of the kernel in core cycles */
@@ -40,6 +46,7 @@ typedef struct SimResult {
     VEC(char *) races;              /* data races and same-pipe hazards: one message each (malloc'd) */
     VEC(char *) sync_errors;        /* flag-protocol errors: deadlock, set on set flag, tokens left set */
     VEC(SimTraceEvent) trace;       /* when opts.trace, in execution order */
+    VEC(SimGmAccess) gm;            /* when opts.record_gm, in execution order */
 } SimResult;
 
 /* Runs kernel k on core c. gm[i] points to parameter i's data (laid out by its MirParam

@@ -5,6 +5,7 @@
  * Programs are built with the IR builders and run with a fake kernel callback. */
 #include "rt/rt_internal.h"
 #include "test.h"
+#include "rt_build_util.h"
 
 /* ---------------------------------------------------------------- fake kernels */
 typedef struct Fake {
@@ -40,106 +41,10 @@ static bool fake_run(void *ud, const RtKernelCall *c, int64_t *cycles, DiagSink 
     return true;
 }
 
-/* ---------------------------------------------------------------- IR helpers */
-typedef struct Tb { IrCtx *c; Program *p; Function *orch; StmtList *body; DiagSink diag; } Tb;
-
-static void tb_init(Tb *t) {
-    diag_init(&t->diag);
-    t->c = ir_ctx_new(&t->diag);
-    t->p = ir_program_new(t->c, "prog");
-    t->orch = ir_func_new(t->c, "orch", FT_ORCHESTRATION);
-    ir_program_add(t->c, t->p, t->orch);
-    t->body = &t->orch->body;
-}
-
-static void tb_free(Tb *t) { ir_ctx_free(t->c); diag_free(&t->diag); }
-
-static Type *ten(Tb *t, DType dt, int64_t r, int64_t c) { int64_t d[2] = { r, c }; return ir_tensor_type(t->c, dt, 2, d); }
-
-static Var *param(Tb *t, const char *name, Type *ty, ParamDir d) {
-    Var *v = ir_var_new(t->c, name, ty);
-    ir_func_add_param(t->c, t->orch, v, d);
-    return v;
-}
-
-/* A kernel with n tensor params of the given types/dirs; returns its last param. */
-static Function *kernel(Tb *t, const char *name, FuncType ft, int n, Type **types, const ParamDir *dirs) {
-    Function *f = ir_program_find(t->p, name);
-    if (f) return f;
-    f = ir_func_new(t->c, name, ft);
-    Var *last = NULL;
-    for (int i = 0; i < n; i++) {
-        char pn[16];
-        snprintf(pn, sizeof pn, "p%d", i);
-        last = ir_var_new(t->c, pn, types[i]);
-        ir_func_add_param(t->c, f, last, dirs[i]);
-    }
-    f->return_types = ARENA_ARRAY(t->c->arena, Type *, 1);
-    f->return_types[0] = last->type;
-    f->nreturns = 1;
-    Expr *rv = ir_ref(last);
-    ir_list_push(t->c, &f->body, ir_return(t->c, &rv, 1));
-    ir_program_add(t->c, t->p, f);
-    return f;
-}
-
-static AttrVal dirs_list(Tb *t, const char **dirs, int n) {
-    AttrVal l = { .kind = AV_LIST };
-    l.items = ARENA_ARRAY(t->c->arena, AttrVal, n);
-    l.nitems = n;
-    for (int i = 0; i < n; i++) {
-        char q[64];
-        snprintf(q, sizeof q, "pl.adir.%s", dirs[i]);
-        l.items[i] = ir_av_enum(arena_strdup(t->c->arena, q));
-    }
-    return l;
-}
-
-/* Appends `var = kernel(args...)` (or an eval when var is NULL) with explicit directions. */
-static Expr *call(Tb *t, StmtList *into, Var *var, Function *k, Expr **args, int n, const char **dirs) {
-    Expr *e = ir_call_fn(t->c, k, args, n);
-    if (dirs) ir_attr_set(t->c, &e->call.attrs, "arg_directions", dirs_list(t, dirs, n));
-    ir_list_push(t->c, into, var ? ir_assign(t->c, var, e) : ir_eval(t->c, e));
-    return e;
-}
-
-static Stmt *scope(Tb *t, StmtList *into, bool manual) {
-    Stmt *s = ir_scope(t->c, SC_RUNTIME);
-    s->scope.manual = manual;
-    ir_list_push(t->c, into, s);
-    return s;
-}
-
-static Expr *ci(Tb *t, int64_t v) { return ir_const_int(t->c, v, DT_INDEX); }
-
-static Expr *slice(Tb *t, Expr *src, int64_t r, int64_t c, Expr *o0, Expr *o1) {
-    Expr *off[2] = { o0, o1 };
-    int64_t sh[2] = { r, c };
-    Expr *args[3] = { src, ir_int_tuple(t->c, sh, 2), ir_tuple(t->c, off, 2) };
-    Expr *e = ir_call(t->c, OP_TENSOR_SLICE, args, 3);
-    ir_deduce_call(t->c, e);
-    return e;
-}
-
-static Expr *create(Tb *t, int64_t r, int64_t c, DType dt) {
-    int64_t sh[2] = { r, c };
-    Expr *a = ir_int_tuple(t->c, sh, 2);
-    Expr *e = ir_call(t->c, OP_TENSOR_CREATE, &a, 1);
-    ir_attr_set(t->c, &e->call.kwargs, "dtype", ir_av_dtype(dt));
-    ir_deduce_call(t->c, e);
-    return e;
-}
-
 static bool run(Tb *t, void **bufs, int n, Fake *f, RtResult *r) {
     RtOptions o = { .target = target_get(TGT_A2A3), .threads = 1, .capture_deps = true };
     if (!f->cycles) f->cycles = 1000;
     return rt_run(t->p, NULL, bufs, n, &o, fake_run, f, r, &t->diag);
-}
-
-static int count_sub(const char *hay, const char *needle) {
-    int n = 0;
-    for (const char *p = hay; p && (p = strstr(p, needle)); p += strlen(needle)) n++;
-    return n;
 }
 
 /* ---------------------------------------------------------------- minimal JSON validator */
