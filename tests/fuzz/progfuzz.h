@@ -31,7 +31,7 @@
     X(PARALLEL,     "parallel",     1, "pl.parallel loops of regions writing disjoint blocks")        \
     X(IF,           "if",           1, "if/else on loop variables (orchestration level)")             \
     X(MANUAL,       "manual",       1, "pl.manual_scope() around independent regions")                \
-    X(MANUAL_DEPS,  "manual_deps",  0, "dependent regions in a manual scope: 'as tid' + deps=[tid]")  \
+    X(MANUAL_DEPS,  "manual_deps",  1, "dependent regions in a manual scope: 'as tid' + deps=[tid]")  \
     X(LOCAL,        "local",        1, "pl.create_tensor intermediates feeding later matmuls")        \
     X(INOUT,        "inout",        1, "pl.InOut parameters (read, then written)")                    \
     X(ATOMIC,       "atomic",       1, "atomic-add destinations (assemble / store with AtomicType.Add)") \
@@ -42,9 +42,9 @@
     X(ASSEMBLE,     "assemble",     1, "t = pl.matmul(..); c = pl.assemble(c, t, [r, c])")            \
     X(TILE,         "tile",         1, "pl.load / pl.move / pl.matmul / pl.matmul_acc / pl.store")    \
     X(ACC_LOOP,     "acc_loop",     1, "matmul_acc over K chunks as a loop inside the kernel")        \
-    X(LOOP_IN_AT,   "loop_in_at",   0, "a loop inside pl.at whose body writes an output")             \
-    X(IF_IN_AT,     "if_in_at",     0, "if/else inside pl.at around writes of an output")             \
-    X(PIPELINE,     "pipeline",     0, "pl.pipeline(..., stage=2) K loop with atomic assemble")       \
+    X(LOOP_IN_AT,   "loop_in_at",   1, "a loop inside pl.at whose body writes an output")             \
+    X(IF_IN_AT,     "if_in_at",     1, "if/else inside pl.at around writes of an output")             \
+    X(PIPELINE,     "pipeline",     1, "pl.pipeline(..., stage=2) K loop with atomic assemble")       \
     X(PROGRAM,      "program",      1, "the @pl.program printed form with InCore kernels")            \
     X(SCALAR_ARGS,  "scalar_args",  1, "computed scalar arguments of kernels (printed form)")         \
     X(ODD,          "odd",          1, "odd shapes (not multiples of 16)")                             \

@@ -463,8 +463,11 @@ typedef struct Check {
     bool produced[PF_MAX_TENSORS];        /* locals fully written at top level */
     bool ever_read[PF_MAX_TENSORS], ever_written[PF_MAX_TENSORS];
     int region_of_write[PF_MAX_TENSORS];  /* -1 none, region stmt index; -2 several */
-    int last_reader[PF_MAX_TENSORS];      /* region that last read the tensor, -1 none */
     PfWrite writes[PF_MAX_STMTS];         /* bounding boxes of the writes so far */
+    int64_t untiled[3];                   /* L0A/L0B/L0C bytes of the region's matmuls (see check_mm) */
+    int region_writes[PF_MAX_STMTS], nregion_writes;
+    int device_loops;                     /* loops inside the current region */
+    int64_t stages;                       /* product of the enclosing pl.pipeline stages */
     int nwrites;
     bool conditional;
     int manual;                           /* manual scope stmt, -1 none */
@@ -560,7 +563,6 @@ static void check_mm(Check *c, const PfMM *m) {
         int ti = k ? m->b : m->a;
         if (p->t[ti].dir == PF_LOCAL && !c->produced[ti]) fail(c, "%sreads local %lld before it is written", "", ti);
         c->ever_read[ti] = true;
-        c->last_reader[ti] = c->region;
     }
     if (td->dir == PF_LOCAL && !c->produced[m->dst]) {
         bool full = m->dr.var < 0 && m->dc.var < 0 && m->dr.konst == 0 && m->dc.konst == 0 && m->M == td->rows &&
@@ -568,8 +570,6 @@ static void check_mm(Check *c, const PfMM *m) {
         if (!full || m->atomic || c->conditional || c->manual >= 0) fail(c, "%slocal %lld first written partially", "", m->dst);
         c->produced[m->dst] = true;
     }
-    if (!p->features.on[PF_F_WAR] && c->last_reader[m->dst] >= 0 && c->last_reader[m->dst] != c->region)
-        fail(c, "%swrite after read of tensor %lld in another region", "", m->dst);
     c->ever_written[m->dst] = true;
     if (c->region_of_write[m->dst] == -1) c->region_of_write[m->dst] = c->region;
     else if (c->region_of_write[m->dst] != c->region) c->region_of_write[m->dst] = -2;
@@ -577,13 +577,32 @@ static void check_mm(Check *c, const PfMM *m) {
     access(c, m->b, m->bk, m->bc, m->K, m->N, false);
     access(c, m->dst, m->dr, m->dc, m->M, m->N, true);
     if (m->kchunks < 1 || m->K % m->kchunks) fail(c, "%sbad K split %lld", "", m->K);
-    if (m->style != PF_MM_TILE && (m->K % 16 || m->M < 16 || m->N < 16)) {
-        /* AutoTileMatmulL0 leaves such a matmul untiled (PH-AT-005/007): the whole operands and the
-         * accumulator must then fit L0A / L0B / L0C (boxes of 16, INT8 K in 32) */
+    if (m->style != PF_MM_TILE) {
+        /* L0 per region: AutoTileMatmulL0 sizes each matmul's L0 tiles for the whole of L0A / L0B /
+         * L0C, and leaves a matmul untiled when K is not a multiple of 16 or M/N < 16 (its whole
+         * operands then sit in L0); buffers of several matmuls of one kernel, and every stage of a
+         * pl.pipeline, add up (a ptoc limitation, docs/fuzzing.md). Each matmul counts its operand
+         * bytes capped at the capacity. */
+        static const int64_t cap[3] = { 65536, 65536, 131072 };
         int64_t esz = dtype_bytes(m->in_dt), kal = m->in_dt == DT_INT8 ? 32 : 16;
         int64_t M16 = (m->M + 15) / 16 * 16, N16 = (m->N + 15) / 16 * 16, Kp = (m->K + kal - 1) / kal * kal;
-        if (M16 * Kp * esz > 32768 || Kp * N16 * esz > 32768 || M16 * N16 * 4 > 65536)
-            fail(c, "%suntiled matmul (K %lld not a multiple of 16, or M/N < 16) does not fit L0", "", m->K);
+        int64_t need[3] = { M16 * Kp * esz, Kp * N16 * esz, M16 * N16 * 4 };
+        bool untiled = m->K % 16 || m->M < 16 || m->N < 16;
+        for (int i = 0; i < 3; i++) {
+            if (untiled && need[i] * c->stages > cap[i] * 3 / 4) fail(c, "%suntiled matmul (K %lld) does not fit L0", "", m->K);
+            c->untiled[i] += (need[i] < cap[i] ? need[i] : cap[i]) * c->stages;
+            if (c->untiled[i] > cap[i]) fail(c, "%sthe matmuls of a region (K %lld) overfill L0", "", m->K);
+        }
+    }
+    if (c->region >= 0) {
+        /* no matmul reads what its region writes: an FP32 chain through GM inside one kernel drifts
+         * beyond the FP32 tolerance by accumulation order alone (docs/fuzzing.md) */
+        for (int i = 0; i < c->nregion_writes; i++)
+            if (c->region_writes[i] == m->a || c->region_writes[i] == m->b)
+                fail(c, "%sa region reads tensor %lld it writes", "", c->region_writes[i]);
+        if (c->device_loops && (m->a == m->dst || m->b == m->dst))
+            fail(c, "%sa matmul in a loop reads tensor %lld it writes", "", m->dst);
+        if (c->nregion_writes < PF_MAX_STMTS) c->region_writes[c->nregion_writes++] = m->dst;
     }
 }
 
@@ -600,6 +619,9 @@ static void check_stmt(Check *c, int si) {
         c->vmax[s->var] = var_last(v);
         c->vis[s->var] = true;
         c->conditional = true;
+        int64_t save_stages = c->stages;
+        if (s->loop == PF_LOOP_PIPELINE) c->stages *= 2;
+        if (c->region >= 0) c->device_loops++;
         if (s->loop == PF_LOOP_PARALLEL) {
             Uses u = { 0 };
             collect(p, si, &u);
@@ -612,6 +634,8 @@ static void check_stmt(Check *c, int si) {
         }
         check_block(c, s->body, s->nbody);
         c->vis[s->var] = false;
+        c->stages = save_stages;
+        if (c->region >= 0) c->device_loops--;
         break;
     }
     case PF_S_IF:
@@ -623,6 +647,8 @@ static void check_stmt(Check *c, int si) {
     case PF_S_AT: {
         if (c->region >= 0) { fail(c, "%snested pl.at %lld", "", si); break; }
         c->region = si;
+        c->untiled[0] = c->untiled[1] = c->untiled[2] = 0;
+        c->nregion_writes = 0;
         check_block(c, s->body, s->nbody);
         c->region = -1;
         if (p->form == PF_FORM_PROGRAM) {
@@ -691,14 +717,54 @@ static void check_manual_isolation(Check *c) {
     }
 }
 
+/* Write after read across regions (feature WAR): region B writes what region A != B read, with A
+ * before B in program order or both in one loop (a later iteration of B follows A). */
+typedef struct RegionAt { int stmt, order, nloops, loops[PF_MAX_VARS]; } RegionAt;
+
+static void find_regions(const PfProgram *p, int si, int *loops, int nloops, RegionAt *out, int *n) {
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_AT) {
+        RegionAt r = { si, *n, nloops, { 0 } };
+        memcpy(r.loops, loops, sizeof(int) * (size_t)nloops);
+        out[(*n)++] = r;
+        return;
+    }
+    if (s->kind == PF_S_FOR && nloops < PF_MAX_VARS) loops[nloops++] = si;
+    for (int i = 0; i < s->nbody; i++) find_regions(p, s->body[i], loops, nloops, out, n);
+    for (int i = 0; i < s->nelse; i++) find_regions(p, s->orelse[i], loops, nloops, out, n);
+}
+
+static bool share_loop(const RegionAt *a, const RegionAt *b) {
+    return a->nloops > 0 && b->nloops > 0 && a->loops[0] == b->loops[0];
+}
+
+static void check_war(Check *c) {
+    const PfProgram *p = c->p;
+    RegionAt rs[PF_MAX_STMTS];
+    int n = 0, loops[PF_MAX_VARS];
+    for (int i = 0; i < p->ntop; i++) find_regions(p, p->top[i], loops, 0, rs, &n);
+    for (int a = 0; a < n; a++) {
+        Uses ua = { 0 };
+        collect(p, rs[a].stmt, &ua);
+        for (int b = 0; b < n; b++) {
+            if (a == b || !(rs[a].order < rs[b].order || share_loop(&rs[a], &rs[b]))) continue;
+            Uses ub = { 0 };
+            collect(p, rs[b].stmt, &ub);
+            for (int t = 0; t < p->ntensors; t++)
+                if (ua.rd[t] && ub.wr[t]) fail(c, "%sa region writes tensor %lld that an earlier region read", "", t);
+        }
+    }
+}
+
 bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
-    Check c = { .p = p, .why = why, .whylen = whylen, .ok = true, .manual = -1, .region = -1 };
-    for (int t = 0; t < PF_MAX_TENSORS; t++) c.region_of_write[t] = c.last_reader[t] = -1;
+    Check c = { .p = p, .why = why, .whylen = whylen, .ok = true, .manual = -1, .region = -1, .stages = 1 };
+    for (int t = 0; t < PF_MAX_TENSORS; t++) c.region_of_write[t] = -1;
     snprintf(why, whylen, "ok");
     check_block(&c, p->top, p->ntop);
     for (int i = 0; c.ok && i < p->ntop; i++)
         if (p->st[p->top[i]].kind == PF_S_MANUAL) check_manual(&c, p->top[i]);
     if (c.ok) check_manual_isolation(&c);
+    if (c.ok && !p->features.on[PF_F_WAR]) check_war(&c);
     if (!c.ok) return false;
     bool any_out = false;
     for (int t = 0; t < p->ntensors; t++) {
