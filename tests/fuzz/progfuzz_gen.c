@@ -756,6 +756,39 @@ static void check_war(Check *c) {
     }
 }
 
+/* No feedback through a loop: inside one outermost loop, no tensor's new value may depend on its
+ * old one (an MM reading r and writing w is an edge w <- r; a cycle is feedback). Values then grow
+ * geometrically and FP32 accumulation-order differences outgrow the FP32 tolerance (1e-4). */
+static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_MAX_TENSORS]) {
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MM) {
+        dep[s->mm.dst][s->mm.a] = dep[s->mm.dst][s->mm.b] = true;
+        return;
+    }
+    for (int i = 0; i < s->nbody; i++) loop_edges(p, s->body[i], dep);
+    for (int i = 0; i < s->nelse; i++) loop_edges(p, s->orelse[i], dep);
+}
+
+static void check_feedback(Check *c, int si) {
+    const PfProgram *p = c->p;
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MM) return;
+    if (s->kind != PF_S_FOR) {
+        for (int i = 0; i < s->nbody; i++) check_feedback(c, s->body[i]);
+        for (int i = 0; i < s->nelse; i++) check_feedback(c, s->orelse[i]);
+        return;
+    }
+    bool dep[PF_MAX_TENSORS][PF_MAX_TENSORS];
+    memset(dep, 0, sizeof dep);
+    loop_edges(p, si, dep);
+    int n = p->ntensors;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (dep[i][k] && dep[k][j]) dep[i][j] = true;
+    for (int t = 0; t < n; t++) if (dep[t][t]) fail(c, "%sfeedback through tensor %lld in a loop", "", t);
+}
+
 bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
     Check c = { .p = p, .why = why, .whylen = whylen, .ok = true, .manual = -1, .region = -1, .stages = 1 };
     for (int t = 0; t < PF_MAX_TENSORS; t++) c.region_of_write[t] = -1;
@@ -765,6 +798,7 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
         if (p->st[p->top[i]].kind == PF_S_MANUAL) check_manual(&c, p->top[i]);
     if (c.ok) check_manual_isolation(&c);
     if (c.ok && !p->features.on[PF_F_WAR]) check_war(&c);
+    for (int i = 0; c.ok && i < p->ntop; i++) check_feedback(&c, p->top[i]);
     if (!c.ok) return false;
     bool any_out = false;
     for (int t = 0; t < p->ntensors; t++) {
