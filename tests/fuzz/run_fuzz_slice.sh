@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run_fuzz_slice — the fixed-seed slice of the differential program fuzzer for `make test`
 # (docs/fuzzing.md): seeds 1..N of build/progfuzz with the default features, each program compiled,
-# simulated and compared with the interpreter in-process. N = 1500 (about 6 s), 250 under the
-# sanitizers (build/san). A failing program is minimised; its text is printed here and kept in
+# simulated and compared with the interpreter in-process. N = 1500 (about 12 s), 250 under the
+# sanitizers (build/san, about 20 s). A failing program is minimised; its text is printed here and kept in
 # fuzz-slice-out/. Prints "FAIL progfuzz seed ..." per failure and ends with "N passed, M failed".
 set -u
 BUILD=${1:-build}
