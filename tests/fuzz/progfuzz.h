@@ -4,7 +4,7 @@
  * Produces: random *valid* pl programs (a small AST, printed as DSL text in the @pl.jit user form or
  *           the @pl.program printed form), each compiled, simulated and compared with the reference
  *           interpreter; failures minimised on the same AST.
- * Does:     progfuzz_gen.c builds and checks the AST (the validity rules live in pf_validate),
+ * Does:     progfuzz_gen.c builds the AST, progfuzz_check.c holds the validity rules (pf_finalize),
  *           progfuzz_print.c prints it, progfuzz_reduce.c shrinks a failing program while the
  *           failure persists, progfuzz.c drives seeds, classifies outcomes and writes reproducers.
  *
@@ -140,7 +140,7 @@ typedef struct PfProgram {
 
 /* progfuzz_gen.c */
 void pf_generate(PfProgram *p, uint64_t seed, const PfFeatures *f);
-/* Sizes the parameters from their accesses; false (with a reason) when a rule is broken. The
+/* progfuzz_check.c: sizes the parameters from their accesses; false (with a reason) when a rule is broken. The
  * generator only emits programs that pass; the reducer discards candidates that do not. */
 bool pf_finalize(PfProgram *p, char *why, size_t whylen);
 int pf_count_mm(const PfProgram *p);
