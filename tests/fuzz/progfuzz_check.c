@@ -44,6 +44,7 @@ typedef struct Check {
     int64_t untiled[3];                   /* L0A/L0B/L0C bytes of the region's matmuls (see check_mm) */
     int region_writes[PF_MAX_STMTS], nregion_writes;
     int device_loops;                     /* loops inside the current region */
+    bool nz_misaligned[PF_MAX_TENSORS];   /* an access of an NZ tensor is not in whole fractals */
     int64_t stages;                       /* product of the enclosing pl.pipeline stages */
     int nwrites;
     bool conditional;
@@ -82,6 +83,13 @@ static void access(Check *c, int ti, PfOff r, PfOff col, int64_t er, int64_t ec,
     }
     if (rl < 0 || cl < 0) { fail(c, "%snegative offset on tensor %lld", "", ti); return; }
     const PfTensor *t = &c->p->t[ti];
+    if (t->nz) {
+        /* NZ tensors are stored and loaded in whole fractals: 16 rows x c0 = 32 bytes of columns */
+        int64_t c0 = 32 / dtype_bytes(t->dt);
+        bool rows_ok = er % 16 == 0 && r.konst % 16 == 0 && (r.var < 0 || r.coef % 16 == 0);
+        bool cols_ok = ec % c0 == 0 && col.konst % c0 == 0 && (col.var < 0 || col.coef % c0 == 0);
+        if (!rows_ok || !cols_ok) c->nz_misaligned[ti] = true;
+    }
     if (rh + er > c->need_r[ti]) c->need_r[ti] = rh + er;
     if (ch + ec > c->need_c[ti]) c->need_c[ti] = ch + ec;
     if (t->fixed && (rh + er > t->rows || ch + ec > t->cols)) fail(c, "%sout of bounds on local %lld", "", ti);
@@ -153,6 +161,11 @@ static void check_mm(Check *c, const PfMM *m) {
     access(c, m->a, m->ar, m->ak, m->M, m->K, false);
     access(c, m->b, m->bk, m->bc, m->K, m->N, false);
     access(c, m->dst, m->dr, m->dc, m->M, m->N, true);
+    if (m->style == PF_MM_TILE) {       /* the loads are K chunks: whole fractals per chunk too */
+        int64_t kc = m->K / (m->kchunks > 0 ? m->kchunks : 1), c0 = 32 / dtype_bytes(m->in_dt);
+        if (p->t[m->a].nz && kc % c0) c->nz_misaligned[m->a] = true;
+        if (p->t[m->b].nz && kc % 16) c->nz_misaligned[m->b] = true;
+    }
     if (m->kchunks < 1 || m->K % m->kchunks) fail(c, "%sbad K split %lld", "", m->K);
     if (m->style != PF_MM_TILE) {
         /* L0 per region: AutoTileMatmulL0 sizes each matmul's L0 tiles for the whole of L0A / L0B /
@@ -384,6 +397,12 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
         if (!tt->fixed) {
             tt->rows = c.need_r[t] ? c.need_r[t] + tt->pad_r : 0;
             tt->cols = c.need_c[t] ? c.need_c[t] + tt->pad_c : 0;
+        }
+        if (c.nz_misaligned[t]) tt->nz = false;         /* an ND input then */
+        if (tt->nz) {                                   /* whole fractals */
+            int64_t c0 = 32 / dtype_bytes(tt->dt);
+            tt->rows = (tt->rows + 15) / 16 * 16;
+            tt->cols = (tt->cols + c0 - 1) / c0 * c0;
         }
         if (tt->rows > 2048 || tt->cols > 2048) {
             snprintf(why, whylen, "tensor %d too large (%lld x %lld)", t, (long long)tt->rows, (long long)tt->cols);
