@@ -4,6 +4,8 @@
 #   make test SAN=1 the same under AddressSanitizer + UBSan (separate build dir)
 #   make bench      speed figures as ratios against a baseline run side by side
 #   make run        build, then run examples/matmul.py on the simulator
+#   make fuzz       the differential program fuzzer: FUZZ_TIME=SEC or FUZZ_COUNT=N, FUZZ_SEED=N,
+#                   FUZZ_FEATURES=spec, FUZZ_OUT=dir (docs/fuzzing.md)
 #   make install PREFIX=/usr/local
 
 CC      ?= gcc
@@ -37,7 +39,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PTOC   := $(BUILD)/ptoc
 LIBA   := $(BUILD)/libptoc.a
 
-.PHONY: all test run bench install clean unit
+.PHONY: all test run bench install clean unit fuzz
 all: $(PTOC) $(LIBA)
 
 $(BUILD)/obj/%.o: %.c
@@ -59,9 +61,23 @@ $(BUILD)/tests/embed: examples/embed.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/progfuzz*.c))
+$(BUILD)/progfuzz: $(FUZZ_SRC) tests/fuzz/progfuzz.h $(LIBA)
+	$(CC) $(CFLAGS) -o $@ $(FUZZ_SRC) $(LIBA) $(LDLIBS)
+
+FUZZ_SEED     ?= 1
+FUZZ_COUNT    ?=
+FUZZ_TIME     ?=
+FUZZ_FEATURES ?= default
+FUZZ_OUT      ?= fuzz-out
+fuzz: $(BUILD)/progfuzz
+	$(BUILD)/progfuzz --seed $(FUZZ_SEED) --features $(FUZZ_FEATURES) --out $(FUZZ_OUT) \
+	    $(if $(FUZZ_COUNT),--count $(FUZZ_COUNT)) $(if $(FUZZ_TIME),--time $(FUZZ_TIME)) \
+	    $(if $(or $(FUZZ_COUNT),$(FUZZ_TIME)),,--time 600)
+
 unit: $(UNIT_BIN)
 
-test: all $(UNIT_BIN) $(BUILD)/tests/embed
+test: all $(UNIT_BIN) $(BUILD)/tests/embed $(BUILD)/progfuzz
 	@bash tests/run.sh $(BUILD)
 
 run: all
