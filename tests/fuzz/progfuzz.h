@@ -36,7 +36,7 @@
     X(INOUT,        "inout",        1, "pl.InOut parameters (read, then written)")                    \
     X(ATOMIC,       "atomic",       1, "atomic-add destinations (assemble / store with AtomicType.Add)") \
     X(WAR,          "war",          0, "a tensor written after an earlier region read it")           \
-    X(WAW,          "waw",          0, "a region overwriting what an earlier region wrote")           \
+    X(WAW,          "waw",          1, "a region overwriting what an earlier region wrote")           \
     X(NZ,           "nz",           1, "pl.NZ input tensors")                                          \
     X(SUGAR,        "sugar",        1, "c[r:r+M, c:c+N] = pl.matmul(a[..], b[..], out_dtype=..)")      \
     X(ASSEMBLE,     "assemble",     1, "t = pl.matmul(..); c = pl.assemble(c, t, [r, c])")            \
