@@ -4,6 +4,8 @@
 #   make test SAN=1 the same under AddressSanitizer + UBSan (separate build dir)
 #   make bench      speed figures as ratios against a baseline run side by side
 #   make run        build, then run examples/matmul.py on the simulator
+#   make fuzz       the differential program fuzzer: FUZZ_TIME=SEC or FUZZ_COUNT=N, FUZZ_SEED=N,
+#                   FUZZ_FEATURES=spec, FUZZ_OUT=dir (docs/fuzzing.md)
 #   make install PREFIX=/usr/local
 #   make fuzz-parse [FUZZ_TIME=600] [FUZZ_RUNS=N]   libFuzzer on the front end and compiler (clang)
 
@@ -38,7 +40,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PTOC   := $(BUILD)/ptoc
 LIBA   := $(BUILD)/libptoc.a
 
-.PHONY: all test run bench install clean unit fuzz-parse
+.PHONY: all test run bench install clean unit fuzz fuzz-parse
 all: $(PTOC) $(LIBA)
 
 $(BUILD)/obj/%.o: %.c
@@ -60,9 +62,23 @@ $(BUILD)/tests/embed: examples/embed.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/progfuzz*.c))
+$(BUILD)/progfuzz: $(FUZZ_SRC) tests/fuzz/progfuzz.h $(LIBA)
+	$(CC) $(CFLAGS) -o $@ $(FUZZ_SRC) $(LIBA) $(LDLIBS)
+
+FUZZ_SEED     ?= 1
+FUZZ_COUNT    ?=
+FUZZ_TIME     ?=
+FUZZ_FEATURES ?= default
+FUZZ_OUT      ?= fuzz-out
+fuzz: $(BUILD)/progfuzz
+	$(BUILD)/progfuzz --seed $(FUZZ_SEED) --features $(FUZZ_FEATURES) --out $(FUZZ_OUT) \
+	    $(if $(FUZZ_COUNT),--count $(FUZZ_COUNT)) $(if $(FUZZ_TIME),--time $(FUZZ_TIME)) \
+	    $(if $(or $(FUZZ_COUNT),$(FUZZ_TIME)),,--time 600)
+
 unit: $(UNIT_BIN)
 
-test: all $(UNIT_BIN) $(BUILD)/tests/embed
+test: all $(UNIT_BIN) $(BUILD)/tests/embed $(BUILD)/progfuzz
 	@bash tests/run.sh $(BUILD)
 
 run: all
@@ -84,7 +100,6 @@ clean:
 # ---- fuzz-parse: tests/fuzz/fuzz_compile.c under libFuzzer + ASan + UBSan, built by clang in its
 # own directory; tests/fuzz/run_fuzz_parse.sh seeds the corpus and runs it (docs in that script) ----
 FUZZ_DIR   := build/fuzz
-FUZZ_TIME  ?= 60
 FUZZ_RUNS  ?= -1
 FUZZ_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -ffp-contract=off -g -O2 \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Iinclude -Isrc -MMD -MP
@@ -94,7 +109,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 $(FUZZ_DIR)/fuzz_compile: tests/fuzz/fuzz_compile.c $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 	clang $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 fuzz-parse: $(FUZZ_DIR)/fuzz_compile
-	@bash tests/fuzz/run_fuzz_parse.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZ_RUNS)
+	@bash tests/fuzz/run_fuzz_parse.sh $(FUZZ_DIR) $(or $(FUZZ_TIME),60) $(FUZZ_RUNS)
 -include $(wildcard $(FUZZ_DIR)/obj/src/*/*.d)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d)

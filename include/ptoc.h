@@ -76,7 +76,9 @@ size_t ptoc_param_bytes(const ptoc_program *p, int i);          /* numel * elem_
 ptoc_direction ptoc_param_direction(const ptoc_program *p, int i);
 
 /* Run the compiled program (compiles first if needed) with caller buffers: bufs[i] for parameter i,
- * packed row-major in its dtype (FP16/BF16 as 16-bit patterns). Out/InOut buffers receive the
+ * packed row-major in its dtype (FP16/BF16 as 16-bit patterns); a pl.NZ parameter [R, C] holds its
+ * logical matrix in NZ fractal order instead (element (i, j) at (j / c0)*R*c0 + i*c0 + j % c0,
+ * c0 = 32 / element bytes; docs/cli.md). Out/InOut buffers receive the
  * results. Fails on a runtime/simulator error, or (with "golden") when the outputs are off the
  * reference interpreter beyond tolerance, or when the race detector reports a race or sync error;
  * the report has the details either way. */

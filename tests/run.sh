@@ -4,6 +4,7 @@
 #   embed:  build/tests/embed            (the public API example)
 #   golden: tests/golden/*.py            (tests/golden/run_golden.sh)
 #   e2e:    examples/*.py tests/e2e/*.py (compiled, simulated, compared with the interpreter)
+#   fuzz:   tests/fuzz/run_fuzz_slice.sh (a fixed-seed slice of the program fuzzer)
 set -u
 BUILD=${1:-build}
 PASS=0
@@ -33,7 +34,7 @@ if [ -x "$BUILD/tests/embed" ]; then
     if "$BUILD/tests/embed" > "$LOG" 2>&1; then PASS=$((PASS + 1)); else FAIL=$((FAIL + 1)); echo "FAIL embed:"; cat "$LOG"; fi
 fi
 
-for s in tests/golden/run_golden.sh tests/e2e/run_e2e.sh tests/cli/run_cli.sh; do
+for s in tests/golden/run_golden.sh tests/e2e/run_e2e.sh tests/cli/run_cli.sh tests/fuzz/run_fuzz_slice.sh; do
     [ -f "$s" ] || continue
     bash "$s" "$BUILD" > "$LOG" 2>&1
     grep -E '^FAIL' "$LOG"

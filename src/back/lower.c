@@ -108,10 +108,15 @@ static int param_of(Lower *l, const Expr *e, Span sp) {
     return -1;
 }
 
+/* The window origin of a tload / tstore (or of textract / tinsert: param < 0): two offsets, or the
+ * five blocked ones of a load from an NZ parameter (BlockNzTensorViews). */
 static void offsets(Lower *l, MirInst *i, const Expr *tuple, Span sp) {
-    if (tuple->kind != EX_TUPLE || tuple->tuple.n != 2) { fail(l, sp, "kernel '%s': expected 2-D offsets", l->f->name); return; }
-    i->off[0] = lower_expr(l, tuple->tuple.items[0]);
-    i->off[1] = lower_expr(l, tuple->tuple.items[1]);
+    int n = i->param >= 0 && l->k->params[i->param].layout == MIR_LAYOUT_NZ ? 5 : 2;
+    if (tuple->kind != EX_TUPLE || tuple->tuple.n != n) {
+        fail(l, sp, "kernel '%s': expected %d-D offsets%s", l->f->name, n, n == 5 ? " (a blocked NZ window)" : "");
+        return;
+    }
+    for (int d = 0; d < n; d++) i->off[d] = lower_expr(l, tuple->tuple.items[d]);
 }
 
 static MirInst *inst(Lower *l, MirBlock *b, MirOp op, int dst, int src0, Span sp) {
@@ -151,12 +156,12 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     case OP_TILE_LOAD:
         i = inst(l, b, MI_TLOAD, buf_of(l, ir_ref(v), sp), -1, sp);
         i->param = param_of(l, a[0], sp);
-        offsets(l, i, a[1], sp);
+        if (i->param >= 0) offsets(l, i, a[1], sp);
         return;
     case OP_TILE_STORE: {
         i = inst(l, b, MI_TSTORE, -1, buf_of(l, a[0], sp), sp);
         i->param = param_of(l, a[2], sp);
-        offsets(l, i, a[1], sp);
+        if (i->param >= 0) offsets(l, i, a[1], sp);
         const AttrVal *at = ir_attr_get(&c->call.kwargs, "atomic");
         i->atomic_add = at && ((at->kind == AV_ENUM && strstr(at->s, "Add")) || (at->kind == AV_INT && at->i == 1));
         return;
@@ -247,12 +252,17 @@ static void lower_params(Lower *l) {
             bind_scalar(l, v, mir_var(l->k, var));
             continue;
         }
-        if (v->type->rank > 4 || !ir_type_static_dims(v->type, NULL)) {
-            fail(l, f->span, "kernel '%s': parameter '%s' must be a static tensor of rank <= 4", f->name, v->name);
+        if (v->type->rank > MIR_MAX_RANK || !ir_type_static_dims(v->type, NULL)) {
+            fail(l, f->span, "kernel '%s': parameter '%s' must be a static tensor of rank <= %d", f->name, v->name,
+                 MIR_MAX_RANK);
             continue;
         }
         p->rank = v->type->rank;
         p->layout = v->type->layout;
+        if (p->layout == MIR_LAYOUT_NZ && p->rank != 5) {   /* BlockNzTensorViews blocks every NZ kernel parameter */
+            fail(l, f->span, "internal: kernel '%s': NZ parameter '%s' is not blocked to rank 5", f->name, v->name);
+            continue;
+        }
         int64_t stride = 1;
         for (int d = p->rank - 1; d >= 0; d--) {
             p->shape[d] = ir_type_dim(v->type, d);

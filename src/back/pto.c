@@ -115,11 +115,28 @@ static void view_type(const MirParam *prm, StrBuf *o) {
     sb_printf(o, "%s>", dtype_pto(prm->dtype));
 }
 
+/* The partition sizes of a tile-sized window: [..1, rows, cols] (ND), or the blocked
+ * [1, cols / c0, rows / 16, 16, c0] of an NZ parameter. */
+static int part_sizes(const MirParam *prm, const MirBuf *b, int64_t *sz) {
+    if (prm->layout == MIR_LAYOUT_NZ && prm->rank == 5) {
+        int64_t c0 = prm->shape[4], r0 = prm->shape[3];
+        int64_t nz[5] = { 1, b->valid_cols / c0, b->valid_rows / r0, r0, c0 };
+        memcpy(sz, nz, sizeof nz);
+        return 5;
+    }
+    int n = prm->rank < 1 ? 1 : prm->rank;
+    for (int d = 0; d + 2 < n; d++) sz[d] = 1;
+    if (n >= 2) sz[n - 2] = b->valid_rows;
+    sz[n - 1] = b->valid_cols;
+    return n;
+}
+
 static void part_type(const MirParam *prm, const MirBuf *b, StrBuf *o) {
+    int64_t sz[MIR_MAX_RANK];
+    int n = part_sizes(prm, b, sz);
     sb_puts(o, "!pto.partition_tensor_view<");
-    for (int d = 0; d + 2 < prm->rank; d++) sb_puts(o, "1x");
-    if (prm->rank >= 2) sb_printf(o, "%lldx", (long long)b->valid_rows);
-    sb_printf(o, "%lldx%s>", (long long)b->valid_cols, dtype_pto(prm->dtype));
+    for (int d = 0; d < n; d++) sb_printf(o, "%lldx", (long long)sz[d]);
+    sb_printf(o, "%s>", dtype_pto(prm->dtype));
 }
 
 /* ---- scalar expressions: SSA temporaries emitted before the op that uses them ---- */
@@ -215,25 +232,30 @@ static void bname(const Pto *p, int b, StrBuf *o) { sb_printf(o, "%%%s", p->buf_
 static int partition(Pto *p, const MirInst *i, int b, StrBuf *o, int ind) {
     const MirParam *prm = &p->k->params[i->param];
     const MirBuf *x = &p->k->bufs[b];
-    StrBuf r = { 0 }, c = { 0 };
-    if (i->off[0]) expr(p, i->off[0], o, ind, &r); else cname(p, 0, false, &r);
-    if (i->off[1]) expr(p, i->off[1], o, ind, &c); else cname(p, 0, false, &c);
+    int64_t sz[MIR_MAX_RANK];
+    int n = part_sizes(prm, x, sz), noff = mir_gm_noff(p->k, i);
+    StrBuf off[MIR_MAX_RANK] = { { 0 } };
+    for (int d = 0; d < noff; d++) {
+        if (i->off[d]) expr(p, i->off[d], o, ind, &off[d]);
+        else cname(p, 0, false, &off[d]);
+    }
     int pv = p->npv++;
     sb_indent(o, ind);
     sb_printf(o, "%%pv%d = pto.partition_view %%%s_view, offsets = [", pv, p->param_names[i->param]);
-    for (int d = 0; d + 2 < prm->rank; d++) { cname(p, 0, false, o); sb_puts(o, ", "); }
-    if (prm->rank >= 2) sb_printf(o, "%s, ", sb_cstr(&r));
-    sb_printf(o, "%s], sizes = [", sb_cstr(&c));
-    for (int d = 0; d + 2 < prm->rank; d++) { cname(p, 1, false, o); sb_puts(o, ", "); }
-    if (prm->rank >= 2) { cname(p, x->valid_rows, false, o); sb_puts(o, ", "); }
-    cname(p, x->valid_cols, false, o);
+    for (int d = 0; d < n; d++) {   /* leading dims of an ND parameter above (row, col): 0 */
+        if (d) sb_puts(o, ", ");
+        int k = d - (n - noff);
+        if (k >= 0) sb_puts(o, sb_cstr(&off[k]));
+        else cname(p, 0, false, o);
+    }
+    sb_puts(o, "], sizes = [");
+    for (int d = 0; d < n; d++) { if (d) sb_puts(o, ", "); cname(p, sz[d], false, o); }
     sb_puts(o, "] : ");
     view_type(prm, o);
     sb_puts(o, " -> ");
     part_type(prm, x, o);
     sb_putc(o, '\n');
-    sb_free(&r);
-    sb_free(&c);
+    for (int d = 0; d < noff; d++) sb_free(&off[d]);
     return pv;
 }
 

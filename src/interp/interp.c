@@ -213,6 +213,33 @@ static bool run_in_frame(InterpCtx *c, const Function *fn, InterpFrame *fr, Inte
     return ok;
 }
 
+/* ---------------------------------------------------------------- pl.NZ at boundaries */
+static bool is_nz(const Type *t) { return t && t->kind == TY_TENSOR && t->layout == TLAYOUT_NZ; }
+
+/* An NZ tensor is a logical [R, C] array, or its blocked [1, C/c0, R/16, 16, c0] form inside a
+ * kernel after BlockNzTensorViews. Passing one form to a parameter of the other passes a converted
+ * copy; *caller keeps the caller's array so that writes can be copied back. */
+static bool nz_rebind(InterpCtx *c, const Expr *call, const Function *fn, int i, InterpValue *arg, InterpArray **caller) {
+    const Type *pt = fn->params.items[i]->type;
+    if (!is_nz(pt) || arg->kind != IV_ARRAY || arg->arr->rank == pt->rank || (pt->rank != 2 && pt->rank != 5)) return true;
+    InterpArray *conv = pt->rank == 5 ? interp_nz_block(arg->arr) : interp_nz_unblock(arg->arr);
+    if (!conv) {
+        char buf[128];
+        return interp_fail(c, call->span, "argument %d of '%s' (%s) does not convert to the pl.NZ parameter '%s' of rank %d",
+                           i, fn->name, interp_shape_str(arg->arr, buf, sizeof buf), fn->params.items[i]->name, pt->rank);
+    }
+    *caller = arg->arr;   /* the argument's reference moves here */
+    *arg = interp_arr_value(conv);
+    return true;
+}
+
+static void nz_write_back(InterpArray *caller, const InterpArray *callee) {
+    InterpArray *back = caller->rank == 5 ? interp_nz_block(callee) : interp_nz_unblock(callee);
+    if (!back) return;
+    memcpy(caller->data, back->data, sizeof(double) * (size_t)caller->numel);
+    interp_array_release(back);
+}
+
 bool interp_call_function(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue *out) {
     const Function *fn = call->call.callee;
     if (!fn && call->call.callee_name) fn = ir_program_find(c->prog, call->call.callee_name);
@@ -225,11 +252,24 @@ bool interp_call_function(InterpCtx *c, InterpFrame *f, const Expr *call, Interp
         return interp_fail(c, call->span, "call depth exceeds %d (recursive call of '%s'?)", INTERP_MAX_DEPTH, fn->name);
     InterpValue *args;
     if (!eval_list(c, f, call->call.args, call->call.nargs, &args)) return false;
+    InterpArray **caller = calloc((size_t)fn->params.len + 1, sizeof *caller);   /* re-blocked NZ arguments */
+    PTOC_ASSERT(caller, "out of memory");
+    bool ok = true;
+    for (int i = 0; i < fn->params.len && ok; i++) ok = nz_rebind(c, call, fn, i, &args[i], &caller[i]);
     InterpFrame fr;
     frame_init(&fr, fn);
-    for (int i = 0; i < fn->params.len; i++) interp_env_put(&fr.env, fn->params.items[i], args[i]);
-    free(args);   /* references moved into the callee's environment */
-    return run_in_frame(c, fn, &fr, out, call->span);
+    for (int i = 0; i < fn->params.len; i++) {
+        if (ok) interp_env_put(&fr.env, fn->params.items[i], interp_retain(args[i]));
+    }
+    if (ok) ok = run_in_frame(c, fn, &fr, out, call->span);
+    else frame_free(&fr);
+    for (int i = 0; i < fn->params.len; i++) {   /* tensors have reference semantics: copy writes back */
+        if (ok && caller[i]) nz_write_back(caller[i], args[i].arr);
+        if (caller[i]) interp_array_release(caller[i]);
+    }
+    free(caller);
+    release_values(args, call->call.nargs);
+    return ok;
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -286,9 +326,29 @@ static bool bind_arg(InterpCtx *c, InterpFrame *dims, const Function *fn, int i,
         interp_array_release(a);
         return interp_fail(c, pv->span, "argument %d ('%s') has no data", i, pv->name);
     }
-    if (a->numel) interp_array_unpack(a, t->data);
+    if (is_nz(ty) && t->rank == 2) {   /* the caller's bytes are the NZ order of the logical matrix */
+        InterpArray *blocked = interp_nz_block(a);
+        interp_array_release(a);
+        if (!blocked)
+            return interp_fail(c, pv->span, "argument %d ('%s') is pl.NZ but [%lld, %lld] %s is not whole 16 x %lld fractals",
+                               i, pv->name, (long long)t->shape[0], (long long)t->shape[1], dtype_name(t->dtype),
+                               (long long)interp_nz_c0(t->dtype));
+        interp_array_unpack(blocked, t->data);
+        a = interp_nz_unblock(blocked);
+        interp_array_release(blocked);
+    } else if (a->numel) interp_array_unpack(a, t->data);
     *out = interp_arr_value(a);
     return true;
+}
+
+/* Packs an entry argument back into the caller's buffer (NZ order for a logical pl.NZ matrix). */
+static void pack_arg(const Type *ty, const InterpArray *a, void *data) {
+    if (is_nz(ty) && a->rank == 2) {
+        InterpArray *blocked = interp_nz_block(a);
+        PTOC_ASSERT(blocked, "NZ argument bound without whole fractals");
+        interp_array_pack(blocked, data);
+        interp_array_release(blocked);
+    } else interp_array_pack(a, data);
 }
 
 bool interp_run(const Program *p, const char *entry, InterpTensor *args, int nargs, DiagSink *diag) {
@@ -311,7 +371,7 @@ bool interp_run(const Program *p, const char *entry, InterpTensor *args, int nar
     } else frame_free(&fr);
     if (ok)   /* tensors have reference semantics: write every tensor argument back */
         for (int i = 0; i < nargs; i++)
-            if (vals[i].kind == IV_ARRAY && vals[i].arr->numel) interp_array_pack(vals[i].arr, args[i].data);
+            if (vals[i].kind == IV_ARRAY && vals[i].arr->numel) pack_arg(fn->params.items[i]->type, vals[i].arr, args[i].data);
     interp_release(res);
     release_values(vals, nargs);
     return ok;

@@ -192,6 +192,37 @@ const char *interp_shape_str(const InterpArray *a, char *buf, size_t n) {
     return buf;
 }
 
+/* ---------------------------------------------------------------- NZ */
+int64_t interp_nz_c0(DType dt) { int eb = dtype_bytes(dt); return eb > 0 && eb <= 32 ? 32 / eb : 0; }
+
+/* to_blocked: logical -> blocked, else blocked -> logical; dims R, C, c0 already checked. */
+static void nz_copy(InterpArray *logical, InterpArray *blocked, int64_t R, int64_t C, int64_t c0, bool to_blocked) {
+    for (int64_t i = 0; i < R; i++)
+        for (int64_t j = 0; j < C; j++) {
+            int64_t b = (j / c0) * (R * c0) + i * c0 + j % c0;   /* (i / 16)·16·c0 + (i % 16)·c0 = i·c0 */
+            if (to_blocked) blocked->data[b] = logical->data[i * C + j];
+            else logical->data[i * C + j] = blocked->data[b];
+        }
+}
+
+InterpArray *interp_nz_block(const InterpArray *l) {
+    int64_t c0 = interp_nz_c0(l->dtype);
+    if (l->rank != 2 || !c0 || l->shape[0] % 16 || l->shape[1] % c0) return NULL;
+    int64_t R = l->shape[0], C = l->shape[1], dims[5] = { 1, C / c0, R / 16, 16, c0 };
+    InterpArray *b = interp_array_new(l->dtype, 5, dims);
+    nz_copy((InterpArray *)l, b, R, C, c0, true);   /* read only in this direction */
+    return b;
+}
+
+InterpArray *interp_nz_unblock(const InterpArray *b) {
+    int64_t c0 = interp_nz_c0(b->dtype);
+    if (b->rank != 5 || !c0 || b->shape[0] != 1 || b->shape[3] != 16 || b->shape[4] != c0) return NULL;
+    int64_t dims[2] = { b->shape[2] * 16, b->shape[1] * c0 };
+    InterpArray *l = interp_array_new(b->dtype, 2, dims);
+    nz_copy(l, (InterpArray *)b, dims[0], dims[1], c0, false);   /* read only in this direction */
+    return l;
+}
+
 /* ---------------------------------------------------------------- environment */
 void interp_env_init(InterpEnv *e) { memset(e, 0, sizeof *e); }
 

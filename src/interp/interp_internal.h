@@ -87,6 +87,13 @@ bool interp_dtype_supported(DType dt);
 void interp_array_unpack(InterpArray *a, const void *data);
 void interp_array_pack(const InterpArray *a, void *data);
 const char *interp_shape_str(const InterpArray *a, char *buf, size_t n);   /* "[128, 512] FP16" */
+/* pl.NZ tensors. The logical R x C matrix <-> its blocked form [1, C/c0, R/16, 16, c0]
+ * (c0 = 32 B / element size), whose row-major order is the NZ byte order of a caller's buffer:
+ * blocked[0, bj, bi, ii, jj] = logical[16·bi + ii, c0·bj + jj]. NULL when the shape does not tile
+ * into whole fractals (the caller reports it). */
+int64_t interp_nz_c0(DType dt);
+InterpArray *interp_nz_block(const InterpArray *logical);
+InterpArray *interp_nz_unblock(const InterpArray *blocked);
 
 void interp_env_init(InterpEnv *e);
 void interp_env_free(InterpEnv *e);

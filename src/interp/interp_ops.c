@@ -213,6 +213,43 @@ static bool op_slice(OpArgs *a, InterpValue *out) {
     return true;
 }
 
+/* tile.load from a blocked pl.NZ tensor [1, C/c0, R/16, 16, c0] (BlockNzTensorViews): offsets are
+ * blocked coordinates (0, col / c0, row / 16, row % 16, col % c0) and must name a fractal corner;
+ * the 2-D tile takes the window's whole fractals: tile(i, j) = src[0, o1 + j / c0, o2 + i / 16,
+ * i % 16, j % c0]. Nothing is zero-filled: the window must lie inside the tensor. */
+static bool op_load_nz(OpArgs *a, const InterpArray *src, const int64_t *off, int no, const int64_t *shape,
+                       const int64_t *valid, int ns, InterpValue *out) {
+    char buf[128];
+    interp_shape_str(src, buf, sizeof buf);
+    int64_t c0 = src->shape[4], nb = src->shape[1], nr = src->shape[2];
+    if (no != 5 || ns != 2 || src->shape[0] != 1 || src->shape[3] != 16 || c0 != interp_nz_c0(src->dtype))
+        return interp_fail(a->c, a->call->span, "tile.load: a blocked NZ tensor %s takes 5 offsets and a 2-D tile, got %d "
+                           "offsets and %d shapes", buf, no, ns);
+    if (off[0] != 0 || off[3] != 0 || off[4] != 0)
+        return interp_fail(a->c, a->call->span,
+                           "tile.load: the window of NZ tensor %s at blocked offsets (%lld, %lld, %lld, %lld, %lld) is "
+                           "not whole fractals: its row must be a multiple of 16 and its column a multiple of %lld",
+                           buf, (long long)off[0], (long long)off[1], (long long)off[2], (long long)off[3],
+                           (long long)off[4], (long long)c0);
+    int64_t vr = valid[0] < shape[0] ? valid[0] : shape[0], vc = valid[1] < shape[1] ? valid[1] : shape[1];
+    if (vr < 0 || vc < 0 || vr % 16 || vc % c0 || off[1] < 0 || off[2] < 0 || off[1] + vc / c0 > nb || off[2] + vr / 16 > nr)
+        return interp_fail(a->c, a->call->span,
+                           "tile.load: a %lld x %lld window at fractal (%lld, %lld) is not whole 16 x %lld fractals "
+                           "inside NZ tensor %s", (long long)vr, (long long)vc, (long long)off[2], (long long)off[1],
+                           (long long)c0, buf);
+    if (!check_shape(a, shape, 2)) return false;
+    InterpArray *r = interp_array_new(result_dtype(a, src->dtype), 2, shape);
+    r->valid[0] = vr;
+    r->valid[1] = vc;
+    for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < vc; j++) {
+            int64_t bj = off[1] + j / c0, bi = off[2] + i / 16;
+            r->data[i * shape[1] + j] = src->data[((bj * nr + bi) * 16 + i % 16) * c0 + j % c0];
+        }
+    *out = interp_arr_value(r);
+    return true;
+}
+
 static bool op_load(OpArgs *a, InterpValue *out) {
     InterpArray *src = NULL;
     int64_t off[INTERP_MAX_RANK], shape[INTERP_MAX_RANK], valid[INTERP_MAX_RANK];
@@ -220,6 +257,11 @@ static bool op_load(OpArgs *a, InterpValue *out) {
     if (!arg_array(a, 0, "the tensor", &src) || !arg_ints(a, 1, "the offsets", off, &no) ||
         !arg_ints(a, 2, "the shapes", shape, &ns) || !arg_ints(a, 3, "the valid shape", valid, &nv))
         return false;
+    const Type *tt = a->call->call.args[0]->type;
+    if (tt && tt->kind == TY_TENSOR && tt->layout == TLAYOUT_NZ && src->rank == 5) {
+        if (nv != ns) return interp_fail(a->c, a->call->span, "tile.load: %d shapes, %d valid dims", ns, nv);
+        return op_load_nz(a, src, off, no, shape, valid, ns, out);
+    }
     if (no != src->rank || nv != ns)
         return interp_fail(a->c, a->call->span, "tile.load: %d offsets for a rank %d tensor, %d shapes, %d valid dims",
                            no, src->rank, ns, nv);

@@ -315,12 +315,25 @@ static bool deduce_tile_cube(IrCtx *c, Expr *call) {
     }
 }
 
-/* An argument must have its parameter's kind, and a shaped one its dtype and static shape: the
- * callee (a kernel) addresses its parameters by their declared shape, whatever the caller passes. */
+static bool arg_mismatch(IrCtx *c, Expr *call, const Function *f, int i);
+
+/* An argument must have its parameter's kind, and a shaped one its dtype, layout and static shape:
+ * the callee (a kernel) addresses its parameters by their declared shape, whatever the caller
+ * passes. */
 static bool arg_fits_param(IrCtx *c, Expr *call, const Function *f, int i) {
     const Type *pt = f->params.items[i]->type, *at = call->call.args[i]->type;
     if (!pt || !at) return true;
-    bool ok = pt->kind == at->kind;
+    bool ok = pt->kind == at->kind && (pt->kind != TY_TENSOR || pt->layout == at->layout);
+    int64_t pd[5], ad[2];
+    int eb = dtype_bytes(pt->dtype);
+    if (ok && pt->kind == TY_TENSOR && pt->layout == TLAYOUT_NZ && pt->rank == 5 && at->rank == 2 && eb > 0 &&
+        ir_type_static_dims(pt, pd) && ir_type_static_dims(at, ad)) {
+        /* BlockNzTensorViews: the kernel sees the caller's logical [R, C] NZ tensor blocked as
+         * [1, C / c0, R / 16, 16, c0], c0 = 32 bytes of elements */
+        int64_t c0 = 32 / eb;
+        return (pt->dtype == at->dtype && pd[0] == 1 && pd[3] == 16 && pd[4] == c0 && pd[1] * c0 == ad[1] && pd[2] * 16 == ad[0]) ||
+               arg_mismatch(c, call, f, i);
+    }
     if (ok && (pt->kind == TY_TENSOR || pt->kind == TY_TILE)) {
         ok = pt->dtype == at->dtype && pt->rank == at->rank;
         for (int d = 0; ok && d < pt->rank; d++) {
@@ -328,7 +341,11 @@ static bool arg_fits_param(IrCtx *c, Expr *call, const Function *f, int i) {
             if (ir_is_const_int(pt->shape[d], &x) && ir_is_const_int(at->shape[d], &y) && x != y) ok = false;
         }
     }
-    if (ok) return true;
+    return ok || arg_mismatch(c, call, f, i);
+}
+
+static bool arg_mismatch(IrCtx *c, Expr *call, const Function *f, int i) {
+    const Type *pt = f->params.items[i]->type, *at = call->call.args[i]->type;
     StrBuf ps = {0}, as = {0};
     ir_print_type(pt, &ps);
     ir_print_type(at, &as);

@@ -150,6 +150,22 @@ bool mir_is_const(const MirExpr *e, int64_t *out) {
 
 bool mir_is_sync(const MirInst *i) { return i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG || i->op == MI_BARRIER; }
 
+int mir_gm_noff(const Kernel *k, const MirInst *i) {
+    bool gm = (i->op == MI_TLOAD || i->op == MI_TSTORE) && i->param >= 0 && i->param < k->nparams;
+    return gm && k->params[i->param].layout == MIR_LAYOUT_NZ ? 5 : 2;
+}
+
+void mir_param_matrix(const MirParam *p, int64_t *rows, int64_t *cols) {
+    if (p->layout == MIR_LAYOUT_NZ && p->rank == 5) {
+        *rows = p->shape[2] * p->shape[3];
+        *cols = p->shape[1] * p->shape[4];
+        return;
+    }
+    *rows = 1;
+    *cols = p->rank >= 1 ? p->shape[p->rank - 1] : 1;
+    for (int d = 0; d + 1 < p->rank; d++) *rows *= p->shape[d];
+}
+
 /* ---- memory effects ---- */
 static MirAccess buf_access(const Kernel *k, int id) {
     const MirBuf *b = &k->bufs[id];
@@ -280,7 +296,10 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
     if (i->param >= 0) sb_printf(out, " gm=%s", k->params[i->param].name);
     if (i->off[0]) {
         sb_puts(out, " at=(");
-        mir_print_expr(k, i->off[0], out); sb_puts(out, ", "); mir_print_expr(k, i->off[1], out);
+        for (int d = 0, n = mir_gm_noff(k, i); d < n && i->off[d]; d++) {
+            if (d) sb_puts(out, ", ");
+            mir_print_expr(k, i->off[d], out);
+        }
         sb_putc(out, ')');
     }
     if (i->atomic_add) sb_puts(out, " atomic_add");
@@ -297,7 +316,7 @@ void mir_dump(const Kernel *k, StrBuf *out) {
         const MirParam *p = &k->params[j];
         sb_printf(out, "  param %s %s [", p->name, dtype_name(p->dtype));
         for (int d = 0; d < p->rank; d++) sb_printf(out, d ? ", %lld" : "%lld", (long long)p->shape[d]);
-        sb_puts(out, "]\n");
+        sb_puts(out, p->layout == MIR_LAYOUT_NZ ? "] nz\n" : "]\n");
     }
     for (int j = 0; j < k->nbufs; j++) {
         const MirBuf *b = &k->bufs[j];

@@ -40,14 +40,21 @@ struct MirExpr {
 };
 
 /* ---- kernel parameters and buffers ---- */
+#define MIR_MAX_RANK 5        /* an NZ parameter is rank 5: [1, C/c0, R/16, 16, c0] */
+enum { MIR_LAYOUT_ND = 0, MIR_LAYOUT_DN = 1, MIR_LAYOUT_NZ = 2 };   /* TensorLayout values */
+
+/* A GM tensor parameter. An ND parameter is addressed row-major (leading dims folded into rows).
+ * An NZ parameter (layout MIR_LAYOUT_NZ) holds the logical R x C matrix in NZ fractal order: its
+ * shape is the blocked [1, C/c0, R/16, 16, c0] with packed strides (R·C, R·c0, 16·c0, c0, 1), so
+ * logical element (r, c) lies at (c / c0)·R·c0 + r·c0 + c % c0 (spec/isa_and_sync.md §3). */
 typedef struct MirParam {
     const char *name;
     bool is_tensor;           /* false: a scalar parameter */
     DType dtype;
     int rank;
-    int64_t shape[4];
-    int64_t strides[4];       /* elements, row-major packed by default */
-    int layout;               /* TensorLayout: 0 ND, 1 DN, 2 NZ */
+    int64_t shape[MIR_MAX_RANK];
+    int64_t strides[MIR_MAX_RANK];   /* elements, row-major packed by default */
+    int layout;               /* MIR_LAYOUT_*: the TensorLayout of the IR parameter */
     int var;                  /* scalar parameter: index + 1 of the kernel variable it binds (0: none) */
 } MirParam;
 
@@ -67,8 +74,8 @@ typedef struct MirBuf {
 
 /* ---- instructions ---- */
 typedef enum {
-    MI_TLOAD,        /* dst buf <- GM param window at (off[0], off[1]) of dst valid size          MTE2 */
-    MI_TSTORE,       /* GM param window at (off[0], off[1]) <- src0 buf valid region (atomic_add)  FIX from Acc, MTE3 otherwise */
+    MI_TLOAD,        /* dst buf <- GM param window at off (mir_gm_noff entries) of dst valid size  MTE2 */
+    MI_TSTORE,       /* GM param window at off <- src0 buf valid region (atomic_add)  FIX from Acc, MTE3 otherwise */
     MI_TEXTRACT,     /* dst buf <- src0 window at (off[0], off[1]) of dst size                       MTE1 from Mat; FIX from Acc */
     MI_TMOV,         /* dst buf <- src0 whole                                                        MTE1 from Mat; FIX from Acc; V */
     MI_TMATMUL,      /* dst(acc) = src0(left) * src1(right)                                          M */
@@ -91,7 +98,9 @@ struct MirInst {
     Span loc;                 /* source location it came from */
     int dst, src0, src1, src2;/* buffer ids, -1 when unused */
     int param;                /* GM param index (tload / tstore), -1 otherwise */
-    MirExpr *off[2];          /* row / col offsets (tload, tstore, textract, tinsert) */
+    MirExpr *off[MIR_MAX_RANK];   /* textract / tinsert: (row, col). tload / tstore: the window origin in the
+                                   * parameter's coordinates — (row, col) for ND, 5 blocked indices
+                                   * (0, col / c0, row / 16, row % 16, col % c0) for NZ (mir_gm_noff) */
     bool atomic_add;          /* tstore */
     /* sync */
     Pipe src_pipe, dst_pipe;
@@ -136,6 +145,10 @@ int64_t mir_eval(const MirExpr *e, const int64_t *vars);     /* asserts mir_eval
 bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out);
 bool mir_is_const(const MirExpr *e, int64_t *out);
 bool mir_is_sync(const MirInst *i);                   /* set/wait/barrier */
+/* Number of window offsets of a tload / tstore: 5 for an NZ parameter, else 2. */
+int mir_gm_noff(const Kernel *k, const MirInst *i);
+/* The logical matrix a GM parameter holds: R x C (NZ: unblocked; ND: leading dims folded into rows). */
+void mir_param_matrix(const MirParam *p, int64_t *rows, int64_t *cols);
 
 /* ---- memory effects ---- */
 /* A byte interval of one space. GM intervals are relative to the start of parameter `param`

@@ -86,10 +86,11 @@ static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) 
 }
 
 static bool allocate_function(PassCtx *ctx, Function *f) {
-    Slot slots[512];
+    Slot *slots = malloc(sizeof(Slot) * (size_t)(f->body.len + 1));
+    PTOC_ASSERT(slots, "out of memory");
     int n = 0;
     int64_t current[MS_COUNT] = {0};
-    for (int i = 0; i < f->body.len && n < 512; i++) {
+    for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
         Expr *c = pass_stmt_call(s);
         if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
@@ -101,7 +102,9 @@ static bool allocate_function(PassCtx *ctx, Function *f) {
         n++;
     }
     place_list(ctx->ir, &f->body, slots, n);
-    return check_capacity(ctx, f, slots, n);
+    bool ok = check_capacity(ctx, f, slots, n);
+    free(slots);
+    return ok;
 }
 
 bool pass_allocate_memory_addr(Program *p, PassCtx *ctx) {

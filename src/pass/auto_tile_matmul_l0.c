@@ -230,7 +230,10 @@ static Expr *emit_split_k_grid(Emit *e, const Grid *g, int64_t k, Expr *out) {
 }
 
 /* ---- matching and the chooser call ---- */
-typedef struct { PassCtx *ctx; Function *f; } Walk;
+/* stages: product of the pipeline_stages of the user loops around the matmul. LowerPipelineLoops
+ * clones such a loop's body once per stage, every L0 buffer included, so each clone gets 1/stages
+ * of L0A / L0B / L0C. */
+typedef struct { PassCtx *ctx; Function *f; int64_t stages; } Walk;
 
 static bool static_2d(const Expr *x, int64_t d[2]) {
     return x->type && x->type->kind == TY_TILE && x->type->rank == 2 && ir_type_static_dims(x->type, d);
@@ -274,6 +277,9 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     o.is_matmul_acc = call->call.op == OP_TILE_MATMUL_ACC;
     L0TileConfig cfg;
     tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
+    cfg.l0a_bytes /= w->stages;
+    cfg.l0b_bytes /= w->stages;
+    cfg.l0c_bytes /= w->stages;
     char err[512];
     if (!tile_choose_l0(&cfg, r, err, sizeof err)) {
         pass_hint(w->ctx, call->span, "PH-AT-005", "%s; matmul [%lld, %lld] x [%lld, %lld] left untiled", err,
@@ -363,7 +369,14 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
 static bool walk_list(Walk *w, StmtList *l) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_FOR && !walk_list(w, &s->for_.body)) return false;
+        if (s->kind == ST_FOR) {
+            const AttrVal *st = ir_attr_get(&s->for_.attrs, "pipeline_stages");
+            int64_t saved = w->stages;
+            if (st && st->kind == AV_INT && st->i > 1) w->stages *= st->i;
+            bool ok = walk_list(w, &s->for_.body);
+            w->stages = saved;
+            if (!ok) return false;
+        }
         if (s->kind == ST_IF && (!walk_list(w, &s->if_.then_body) || !walk_list(w, &s->if_.else_body))) return false;
         if (s->kind == ST_ASSIGN && !tile_one(w, l, &i)) return false;
     }
@@ -374,7 +387,7 @@ bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx) {
     ctx->counter = 0;
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
-        Walk w = { ctx, p->funcs[i] };
+        Walk w = { ctx, p->funcs[i], 1 };
         if (!walk_list(&w, &p->funcs[i]->body)) return false;
     }
     return true;

@@ -148,9 +148,9 @@ static void ssa_if(Ssa *st, Stmt *s, Env *env) {
     Env te = env_copy(env), ee = env_copy(env);
     ssa_list(st, &s->if_.then_body, &te);
     ssa_list(st, &s->if_.else_body, &ee);
-    Expr *tv[64], *ev[64];
+    Expr **tv = ARENA_ARRAY(c->arena, Expr *, assigned.len + 1), **ev = ARENA_ARRAY(c->arena, Expr *, assigned.len + 1);
     int n = 0;
-    for (int i = 0; i < assigned.len && n < 64; i++) {
+    for (int i = 0; i < assigned.len; i++) {
         Var *v = assigned.items[i];
         Expr *a = current(&te, v), *b = current(&ee, v);
         if (!a || !b) continue;                  /* defined in one branch only: not visible after */
@@ -195,7 +195,7 @@ static void ssa_for(Ssa *st, Stmt *s, Env *env) {
     }
     VarList assigned = {0};
     collect_assigned(&s->for_.body, &assigned, c);
-    Var *carried[64];
+    Var **carried = ARENA_ARRAY(c->arena, Var *, assigned.len + 1);
     int n = 0;
     Env be = env_copy(env);
     Var *lv = s->for_.loop_var;
@@ -207,7 +207,7 @@ static void ssa_for(Ssa *st, Stmt *s, Env *env) {
         ir_varmap_put(&be, lv, ir_ref(lv));
         local_add(&st->locals, lv, s);           /* the loop's own: no value after it */
     }
-    for (int i = 0; i < assigned.len && n < 64; i++) {
+    for (int i = 0; i < assigned.len; i++) {
         Var *v = assigned.items[i];
         Expr *cur = current(env, v);
         if (!cur) continue;                      /* first defined inside the loop: loop-local */
@@ -218,7 +218,7 @@ static void ssa_for(Ssa *st, Stmt *s, Env *env) {
     }
     ssa_list(st, &s->for_.body, &be);
     if (n) {
-        Expr *ys[64];
+        Expr **ys = ARENA_ARRAY(c->arena, Expr *, n);
         for (int i = 0; i < n; i++) {
             ys[i] = current(&be, carried[i]);
             Var *rv = ir_var_new(c, pass_name(st->ctx, carried[i]->name, "rv"), ys[i]->type);

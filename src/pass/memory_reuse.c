@@ -27,7 +27,7 @@ typedef struct {
     PassCtx *ctx; Function *f;
     Base *bases; int nbases;
     int counter;
-    Var *noalias[64][2]; int nnoalias;
+    VEC(Var *) noalias;            /* pairs of bases that may not share (not in-place safe): 2 entries each */
 } Reuse;
 
 static Base *base_of(Reuse *r, const Var *b) {
@@ -105,9 +105,9 @@ static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
                 parse_membership(c, &g, &st);
                 if (b && g >= 0 && b->group < 0) { b->group = g; b->stage = st; }
                 if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_NOT_INPLACE_SAFE) &&
-                    c->call.args[0]->kind == EX_VAR && c->call.args[0]->type->memref && r->nnoalias < 64) {
-                    r->noalias[r->nnoalias][0] = s->assign.var->type->memref->base;
-                    r->noalias[r->nnoalias++][1] = c->call.args[0]->type->memref->base;
+                    c->call.args[0]->kind == EX_VAR && c->call.args[0]->type->memref) {
+                    vec_push(&r->noalias, s->assign.var->type->memref->base);
+                    vec_push(&r->noalias, c->call.args[0]->type->memref->base);
                 }
             }
         }
@@ -116,8 +116,9 @@ static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
 }
 
 static bool forbidden(Reuse *r, const Base *a, const Base *b) {
-    for (int i = 0; i < r->nnoalias; i++)
-        if ((r->noalias[i][0] == a->base && r->noalias[i][1] == b->base) || (r->noalias[i][0] == b->base && r->noalias[i][1] == a->base))
+    for (int i = 0; i + 1 < r->noalias.len; i += 2)
+        if ((r->noalias.data[i] == a->base && r->noalias.data[i + 1] == b->base) ||
+            (r->noalias.data[i] == b->base && r->noalias.data[i + 1] == a->base))
             return true;
     return false;
 }
@@ -146,9 +147,10 @@ static int cmp_size(const void *x, const void *y) {
 
 /* Packs one space; returns its footprint (aligned bump sum of buffer sizes). */
 static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
-    Base *order[512];
+    Base **order = malloc(sizeof(Base *) * (size_t)(r->nbases + 1));
+    PTOC_ASSERT(order, "out of memory");
     int n = 0;
-    for (int i = 0; i < r->nbases && n < 512; i++)   /* unreferenced bases are dropped, never packed */
+    for (int i = 0; i < r->nbases; i++)              /* unreferenced bases are dropped, never packed */
         if (r->bases[i].space == sp && r->bases[i].def >= 0) { r->bases[i].buffer = -1; order[n++] = &r->bases[i]; }
     qsort(order, (size_t)n, sizeof(Base *), cmp_size);
     int64_t total = 0;
@@ -167,6 +169,7 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
             total = (total + b->size + 31) / 32 * 32;
         }
     }
+    free(order);
     return total;
 }
 
@@ -229,7 +232,7 @@ static void apply_list(Reuse *r, StmtList *l) {
 }
 
 static void reuse_function(PassCtx *ctx, Function *f) {
-    Reuse r = { ctx, f, NULL, 0, 0, {{0}}, 0 };
+    Reuse r = { ctx, f, NULL, 0, 0, {0} };
     r.bases = calloc((size_t)f->body.len + 1, sizeof(Base));
     for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
@@ -240,10 +243,11 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, -1, s };
     }
     lifetimes(&r, &f->body, -1, -1);
-    int fg[64], ng = 0;
+    int ng = 0;
     for (int i = 0; i < r.nbases; i++)
         if (r.bases[i].group >= ng) ng = r.bases[i].group + 1;
-    if (ng > 64) ng = 64;
+    int *fg = calloc((size_t)ng + 1, sizeof(int));
+    PTOC_ASSERT(fg, "out of memory");
     for (int g = 0; g < ng; g++) fg[g] = group_depth(&r, g);
     for (int sp = 0; sp < MS_COUNT; sp++) pack_space(&r, (MemSpace)sp, fg, ng);
     apply_list(&r, &f->body);
@@ -260,6 +264,8 @@ static void reuse_function(PassCtx *ctx, Function *f) {
             i--;
         }
     }
+    free(fg);
+    vec_free(&r.noalias);
     free(r.bases);
 }
 

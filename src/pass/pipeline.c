@@ -10,6 +10,7 @@ static const PassInfo pipeline[] = {
     { "FlattenCallExpr", pass_flatten_call_expr, IRP_SSA },
     { "OutlineIncoreScopes", pass_outline_incore_scopes, IRP_SSA | IRP_SPLIT_INCORE_ORCH },
     { "ConvertTensorToTileOps", pass_convert_tensor_to_tile_ops, IRP_SSA | IRP_INCORE_TILE_OPS },
+    { "BlockNzTensorViews", pass_block_nz_tensor_views, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "AutoTileMatmulL0", pass_auto_tile_matmul_l0, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "InferTileMemorySpace", pass_infer_tile_memory_space, IRP_SSA | IRP_TILE_MEMORY },
     { "ExpandMixedKernel", pass_expand_mixed_kernel, IRP_SSA | IRP_TILE_MEMORY },

@@ -47,15 +47,40 @@ static Var *yield_var(StmtList *body, int k) {
     return y->yield.values[k]->var;
 }
 
-/* The argument a function call's r-th result aliases: callees return written parameters themselves
- * (param-explicit returns, OutlineIncoreScopes), so the result is the caller's argument. */
+/* The statement of l (at any depth) defining v, or NULL. */
+static const Stmt *find_assign(const StmtList *l, const Var *v) {
+    for (int i = 0; i < l->len; i++) {
+        const Stmt *s = l->items[i], *r = NULL;
+        if (s->kind == ST_ASSIGN && s->assign.var == v) return s;
+        if (s->kind == ST_FOR) r = find_assign(&s->for_.body, v);
+        if (s->kind == ST_WHILE) r = find_assign(&s->while_.body, v);
+        if (s->kind == ST_IF) { r = find_assign(&s->if_.then_body, v); if (!r) r = find_assign(&s->if_.else_body, v); }
+        if (s->kind == ST_SCOPE) r = find_assign(&s->scope.body, v);
+        if (r) return r;
+    }
+    return NULL;
+}
+
+/* The argument a function call's r-th result aliases. The callee returns a parameter itself
+ * (param-explicit returns, OutlineIncoreScopes) or the in-place result of writing it (a hand-written
+ * `c2 = pl.store(acc, offs, c); return c2`); otherwise, as the runtime does, the r-th parameter the
+ * callee writes. */
 static Var *call_result_arg(const Expr *call, int r) {
     const Function *f = call->call.callee;
     if (!f || !f->body.len) return NULL;
     const Stmt *ret = f->body.items[f->body.len - 1];
-    if (ret->kind != ST_RETURN || r >= ret->ret.n || ret->ret.values[r]->kind != EX_VAR) return NULL;
-    for (int k = 0; k < f->params.len && k < call->call.nargs; k++)
-        if (f->params.items[k] == ret->ret.values[r]->var && call->call.args[k]->kind == EX_VAR) return call->call.args[k]->var;
+    const Var *v = ret->kind == ST_RETURN && r < ret->ret.n && ret->ret.values[r]->kind == EX_VAR ? ret->ret.values[r]->var : NULL;
+    for (int guard = 0; v && guard < 1000; guard++) {
+        for (int k = 0; k < f->params.len && k < call->call.nargs; k++)
+            if (f->params.items[k] == v) return call->call.args[k]->kind == EX_VAR ? call->call.args[k]->var : NULL;
+        const Stmt *d = find_assign(&f->body, v);
+        int slot = d ? pass_inplace_slot(d->assign.value) : -1;
+        v = slot >= 0 && d->assign.value->call.args[slot]->kind == EX_VAR ? d->assign.value->call.args[slot]->var
+            : d && d->assign.value->kind == EX_VAR ? d->assign.value->var : NULL;
+    }
+    for (int k = 0, seen = 0; k < f->params.len && k < call->call.nargs && f->param_dirs; k++)
+        if (f->params.items[k]->type->kind == TY_TENSOR && f->param_dirs[k] != PD_IN && seen++ == r)
+            return call->call.args[k]->kind == EX_VAR ? call->call.args[k]->var : NULL;
     return NULL;
 }
 

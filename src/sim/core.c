@@ -116,8 +116,12 @@ static bool issue(SimRun *s, const MirInst *i) {
     if (p < 0 || p >= PIPE_COUNT) return sim_hard_error(s, i, "instruction on invalid pipe %d", (int)p);
     if (s->dyn.len >= SIM_MAX_DYN) return sim_hard_error(s, i, "more than %d dynamic instructions", SIM_MAX_DYN);
     SimDyn d = { .inst = i, .order = s->dyn.len, .pipe = (int16_t)p, .snap = -1 };
-    if ((i->off[0] && !mir_eval_checked(i->off[0], s->vars, &d.off0)) || (i->off[1] && !mir_eval_checked(i->off[1], s->vars, &d.off1)))
+    if (i->op == MI_TLOAD || i->op == MI_TSTORE) {
+        if (!sim_gm_origin(s, i, &d.off0, &d.off1)) return false;
+    } else if ((i->off[0] && !mir_eval_checked(i->off[0], s->vars, &d.off0)) ||
+               (i->off[1] && !mir_eval_checked(i->off[1], s->vars, &d.off1))) {
         return sim_hard_error(s, i, "an offset overflows or divides by zero");
+    }
     if (i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG) {
         int ev = resolve_event(s, i);
         if (ev < 0 || ev >= SIM_MAX_EVENTS) return sim_hard_error(s, i, "event id %d out of range", ev);

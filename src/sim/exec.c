@@ -9,8 +9,9 @@
 
 #include <string.h>
 
-/* A GM parameter seen as a 2-D row-major matrix (leading dimensions folded into rows). */
-typedef struct GmMat { uint8_t *base; DType dt; int eb; int64_t rows, cols, rs, cs; } GmMat;
+/* A GM parameter as the logical matrix it holds, addressed row-major (ND, leading dimensions folded
+ * into rows) or in NZ fractal order (SimGm, layout.c). */
+typedef struct GmMat { uint8_t *base; DType dt; int eb; SimGm g; } GmMat;
 
 static bool gm_mat(SimRun *s, const MirInst *i, GmMat *g) {
     if (i->param < 0 || i->param >= s->k->nparams) return sim_hard_error(s, i, "bad GM parameter %d", i->param);
@@ -20,21 +21,15 @@ static bool gm_mat(SimRun *s, const MirInst *i, GmMat *g) {
     g->base = s->gm[i->param];
     g->dt = p->dtype;
     g->eb = dtype_bytes(p->dtype);
-    if (p->rank <= 0) { g->rows = g->cols = 1; g->rs = g->cs = 1; return true; }
-    g->cols = p->shape[p->rank - 1];
-    g->cs = p->strides[p->rank - 1] ? p->strides[p->rank - 1] : 1;
-    if (p->rank == 1) { g->rows = 1; g->rs = g->cols * g->cs; return true; }
-    g->rows = 1;
-    for (int d = 0; d < p->rank - 1; d++) g->rows *= p->shape[d];
-    g->rs = p->strides[p->rank - 2] ? p->strides[p->rank - 2] : g->cols;
+    sim_gm_geometry(p, &g->g);
     return true;
 }
 
 static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t r0, int64_t c0, int64_t nr, int64_t nc) {
-    if (r0 < 0 || c0 < 0 || r0 > g->rows || c0 > g->cols || nr > g->rows - r0 || nc > g->cols - c0)   /* no overflow */
-        return sim_hard_error(s, i, "GM window of %lld x %lld at (%lld, %lld) outside %s (%lldx%lld)", (long long)nr,
+    if (r0 < 0 || c0 < 0 || r0 > g->g.rows || c0 > g->g.cols || nr > g->g.rows - r0 || nc > g->g.cols - c0)   /* no overflow */
+        return sim_hard_error(s, i, "GM window of %lld x %lld at (%lld, %lld) outside %s (%lldx%lld%s)", (long long)nr,
                               (long long)nc, (long long)r0, (long long)c0, s->k->params[i->param].name,
-                              (long long)g->rows, (long long)g->cols);
+                              (long long)g->g.rows, (long long)g->g.cols, g->g.nz ? ", NZ" : "");
     return true;
 }
 
@@ -47,6 +42,29 @@ static void record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, 
         if (last->param == param && last->write == write && last->atomic == atomic && last->hi == lo) { last->hi = hi; return; }
     }
     vec_push(&r->gm, ((SimGmAccess){ param, lo, hi, write, atomic }));
+}
+
+/* Records the GM elements a tload / tstore window touches: one range per row (ND), or per row of
+ * each column strip it crosses (NZ; the rows of a full-width strip are contiguous and merge). */
+static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr, int64_t nc, bool write, bool atomic) {
+    if (!s->o->record_gm || nc <= 0) return;
+    int param = d->inst->param;
+    if (!g->g.nz) {
+        for (int64_t r = 0; r < nr; r++) {
+            int64_t e0 = (d->off0 + r) * g->g.rs + d->off1 * g->g.cs;
+            record_gm(s, param, e0, e0 + (nc - 1) * g->g.cs + 1, write, atomic);
+        }
+        return;
+    }
+    for (int64_t c = 0; c < nc;) {
+        int64_t run = g->g.c0 - (d->off1 + c) % g->g.c0;
+        if (run > nc - c) run = nc - c;
+        for (int64_t r = 0; r < nr; r++) {
+            int64_t e0 = sim_gm_offset(&g->g, d->off0 + r, d->off1 + c);
+            record_gm(s, param, e0, e0 + run, write, atomic);
+        }
+        c += run;
+    }
 }
 
 static double pad_value(int pad) {
@@ -62,14 +80,20 @@ static bool exec_tload(SimRun *s, const SimDyn *d) {
     if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
     if (g.eb != v->eb) return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
     int eb = v->eb;
-    for (int64_t r = 0; r < nr; r++) {
-        int64_t e0 = (d->off0 + r) * g.rs + d->off1 * g.cs;
-        record_gm(s, i->param, e0, e0 + (nc - 1) * g.cs + 1, false, false);
-        const uint8_t *src = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * eb;
-        uint8_t *dst = v->base + v->roff[r] * eb;
-        if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.cs * 2, 2);
-        else for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * eb, src + j * g.cs * eb, (size_t)eb);
-    }
+    record_window(s, d, &g, nr, nc, false, false);
+    if (g.g.nz) {   /* NZ -> NZ: element (r, c) at its fractal position */
+        for (int64_t r = 0; r < nr; r++) {
+            uint8_t *dst = v->base + v->roff[r] * eb;
+            for (int64_t j = 0; j < nc; j++)
+                memcpy(dst + v->coff[j] * eb, g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * eb, (size_t)eb);
+        }
+    } else
+        for (int64_t r = 0; r < nr; r++) {
+            const uint8_t *src = g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * eb;
+            uint8_t *dst = v->base + v->roff[r] * eb;
+            if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.g.cs * 2, 2);
+            else for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * eb, src + j * g.g.cs * eb, (size_t)eb);
+        }
     if (v->buf->pad != 0) sim_fill_pad(v, nr, nc, pad_value(v->buf->pad));
     return true;
 }
@@ -83,13 +107,12 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
     DType st = v->buf->dtype;
     bool raw = st == g.dt && !i->atomic_add;
+    record_window(s, d, &g, nr, nc, true, i->atomic_add);
     for (int64_t r = 0; r < nr; r++) {
-        int64_t e0 = (d->off0 + r) * g.rs + d->off1 * g.cs;
-        record_gm(s, i->param, e0, e0 + (nc - 1) * g.cs + 1, true, i->atomic_add);
-        uint8_t *dst = g.base + ((d->off0 + r) * g.rs + d->off1 * g.cs) * g.eb;
         const uint8_t *src = v->base + v->roff[r] * v->eb;
+        uint8_t *row = g.g.nz ? NULL : g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * g.eb;   /* ND */
         for (int64_t j = 0; j < nc; j++) {
-            uint8_t *q = dst + j * g.cs * g.eb;
+            uint8_t *q = g.g.nz ? g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * g.eb : row + j * g.g.cs * g.eb;
             const uint8_t *p = src + v->coff[j] * v->eb;
             if (raw) { memcpy(q, p, (size_t)g.eb); continue; }
             double x = sim_read_elem(st, p);

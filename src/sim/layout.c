@@ -1,7 +1,8 @@
 /* sim/layout — tile layouts (isa_and_sync.md §3), element conversion and window copies.
  *
  * Requires: MirBuf layout fields (blayout, slayout, fractal, dtype, rows, cols).
- * Produces: element offsets, per-buffer separable offset tables (SimView), typed element access.
+ * Produces: element offsets, per-buffer separable offset tables (SimView), typed element access,
+ *           GM addressing of tload / tstore windows (row-major ND, or an NZ parameter's fractal order).
  * Does: every layout of §3 is separable, offset(i, j) = rowpart(i) + colpart(j), so a buffer's
  * layout is two small tables built once per run and every copy is table lookups plus adds. */
 #include "sim/sim_int.h"
@@ -141,4 +142,40 @@ void sim_fill_pad(const SimView *v, int64_t vrows, int64_t vcols, double value) 
         uint8_t *row = v->base + v->roff[i] * v->eb;
         for (int64_t j = i < vrows ? vcols : 0; j < v->buf->cols; j++) memcpy(row + v->coff[j] * v->eb, ebuf, (size_t)v->eb);
     }
+}
+
+/* ---------------------------------------------------------------- GM windows */
+bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col) {
+    const MirParam *p = &s->k->params[i->param];
+    int64_t o[MIR_MAX_RANK] = {0};
+    int n = mir_gm_noff(s->k, i);
+    for (int d = 0; d < n; d++)
+        if (i->off[d] && !mir_eval_checked(i->off[d], s->vars, &o[d]))
+            return sim_hard_error(s, i, "an offset overflows or divides by zero");
+    if (n == 2) { *row = o[0]; *col = o[1]; return true; }
+    if (p->rank != 5) return sim_hard_error(s, i, "NZ parameter %s is not blocked to rank 5", p->name);
+    if (o[0] != 0 || o[3] != 0 || o[4] != 0)
+        return sim_hard_error(s, i, "%s window of NZ parameter %s at blocked offsets (%lld, %lld, %lld, %lld, %lld) is not "
+                              "whole fractals: the row must be a multiple of %lld and the column a multiple of %lld "
+                              "(offsets 0, 3 and 4 must be 0)", i->op == MI_TLOAD ? "tload" : "tstore", p->name,
+                              (long long)o[0], (long long)o[1], (long long)o[2], (long long)o[3], (long long)o[4],
+                              (long long)p->shape[3], (long long)p->shape[4]);
+    if (!checked_mul(o[2], p->shape[3], row) || !checked_mul(o[1], p->shape[4], col))
+        return sim_hard_error(s, i, "an offset overflows");
+    return true;
+}
+
+void sim_gm_geometry(const MirParam *p, SimGm *g) {
+    memset(g, 0, sizeof *g);
+    mir_param_matrix(p, &g->rows, &g->cols);
+    g->nz = p->layout == MIR_LAYOUT_NZ && p->rank == 5;
+    if (g->nz) {
+        g->c0 = p->shape[4];
+        g->strip = p->strides[1];
+        g->rs = p->strides[3];
+        g->cs = 1;
+        return;
+    }
+    g->cs = p->rank >= 1 && p->strides[p->rank - 1] ? p->strides[p->rank - 1] : 1;
+    g->rs = p->rank >= 2 && p->strides[p->rank - 2] ? p->strides[p->rank - 2] : g->cols * g->cs;
 }

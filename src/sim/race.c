@@ -153,7 +153,8 @@ static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t
     }
 }
 
-/* GM accesses of tload / tstore: the exact rows of the window. */
+/* GM accesses of tload / tstore: the exact rows of the window (NZ: each row's run in every column
+ * strip it crosses). */
 static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
     int64_t n;
     SimShadow *sh = shadow_for(s, a, &n);
@@ -161,14 +162,18 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
     const MirParam *p = &s->k->params[a->param];
     const MirBuf *b = &s->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
     int eb = dtype_bytes(p->dtype);
-    int64_t cs = p->rank >= 1 && p->strides[p->rank - 1] ? p->strides[p->rank - 1] : 1;
-    int64_t rs = p->rank >= 2 ? (p->strides[p->rank - 2] ? p->strides[p->rank - 2] : p->shape[p->rank - 1]) : 0;
+    SimGm g;
+    sim_gm_geometry(p, &g);
     if (p->rank < 2 || b->valid_cols <= 0) { touch(s, d, sh, 0, n - 1, write, a); return; }
-    for (int64_t r = 0; r < b->valid_rows; r++) {
-        int64_t lo = ((d->off0 + r) * rs + d->off1 * cs) * eb;
-        int64_t hi = lo + ((b->valid_cols - 1) * cs + 1) * eb;
-        if (lo < 0 || hi > a->hi) continue;   /* out of bounds: the instruction reports it */
-        touch(s, d, sh, lo / SIM_GRANULE, (hi - 1) / SIM_GRANULE, write, a);
+    int64_t step = g.nz ? g.c0 - (d->off1 % g.c0) : b->valid_cols;   /* columns per contiguous run */
+    for (int64_t c = 0; c < b->valid_cols; c += step, step = g.nz ? g.c0 : step) {
+        int64_t run = b->valid_cols - c < step ? b->valid_cols - c : step;
+        for (int64_t r = 0; r < b->valid_rows; r++) {
+            int64_t lo = sim_gm_offset(&g, d->off0 + r, d->off1 + c) * eb;
+            int64_t hi = lo + ((run - 1) * (g.nz ? 1 : g.cs) + 1) * eb;
+            if (lo < 0 || hi > a->hi) continue;   /* out of bounds: the instruction reports it */
+            touch(s, d, sh, lo / SIM_GRANULE, (hi - 1) / SIM_GRANULE, write, a);
+        }
     }
 }
 

@@ -42,10 +42,23 @@ typedef struct SimView {
     int64_t *roff, *coff;        /* rows, cols entries */
 } SimView;
 
+/* How a GM parameter's logical matrix element (r, c) is addressed (elements from its base):
+ * ND: r·rs + c·cs; NZ: (c / c0)·strip + r·rs + c % c0, rs = c0 (spec/isa_and_sync.md §3). */
+typedef struct SimGm {
+    int64_t rows, cols;          /* the logical matrix */
+    int64_t rs, cs;
+    bool nz;
+    int64_t c0, strip;           /* NZ: fractal columns and elements per column strip (R·c0) */
+} SimGm;
+
+static inline int64_t sim_gm_offset(const SimGm *g, int64_t r, int64_t c) {
+    return g->nz ? (c / g->c0) * g->strip + r * g->rs + c % g->c0 : r * g->rs + c * g->cs;
+}
+
 /* One issued (dynamic) instruction. */
 typedef struct SimDyn {
     const MirInst *inst;
-    int64_t off0, off1;          /* evaluated offsets */
+    int64_t off0, off1;          /* evaluated offsets; tload / tstore: the window's logical (row, col) */
     int32_t order;               /* issue index (also its issue time in cycles) */
     int32_t seq;                 /* 1-based sequence number on its pipe */
     int16_t pipe;                /* queue it was issued to (PIPE_ALL for a PIPE_ALL barrier) */
@@ -97,6 +110,10 @@ bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v);
 void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *src, int64_t sr, int64_t sc,
                      int64_t rows, int64_t cols);
 void sim_fill_pad(const SimView *v, int64_t vrows, int64_t vcols, double value);
+void sim_gm_geometry(const MirParam *p, SimGm *g);
+/* Evaluates a tload / tstore window origin into logical (row, col); hard error for an NZ window
+ * that does not start on a fractal. */
+bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col);
 /* exec.c */
 bool sim_exec(SimRun *s, const SimDyn *d);
 /* mad.c */

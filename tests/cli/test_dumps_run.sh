@@ -9,7 +9,8 @@ PASS=0
 FAIL=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-for prog in examples/matmul.py examples/matmul_256x256x512.py tests/golden/matmul_boundary/prog.py; do
+for prog in examples/matmul.py examples/matmul_256x256x512.py tests/golden/matmul_boundary/prog.py \
+            tests/golden/matmul_nz_kblock/prog.py tests/e2e/nz_kblock_orch_bf16.py tests/e2e/nz_kloop_pipeline_fp16.py; do
     name=$(basename "$(dirname "$prog")")_$(basename "$prog" .py)
     rm -rf "$T/d"
     if ! "$PTOC" compile "$prog" --dump-passes "$T/d" > /dev/null 2>&1; then

@@ -3,6 +3,7 @@
 # simulator under the runtime and compared with the reference interpreter (`ptoc run FILE --json`
 # --verify-roundtrip must print "ok":true and exit 0; every pass dump must parse back equal). Every tests/e2e/errors/*.py must fail: exit code 1, each
 # "# expect: <substring>" line of the file found on stderr, and `--json` printing "ok":false.
+# A "# args: <options>" line adds options to every run of the file (e.g. --target a5).
 # A passing program may carry "# expect-json: <substring>" lines: each must occur in its --json report
 # (e.g. the task and edge counts). Every tests/e2e/fail/*.py compiles but its run must fail (a race, a
 # mismatch): exit code 1, every "# expect: <substring>" found in stdout or stderr, --json "ok":false.
@@ -21,9 +22,12 @@ trap 'rm -f "$OUT" "$ERR"' EXIT
 pass() { echo "PASS $1"; PASS=$((PASS + 1)); }
 fail() { echo "FAIL $1: $2"; FAIL=$((FAIL + 1)); }
 
+args_of() { sed -n 's/^# args: //p' "$1" | head -n 1; }
+
 for f in examples/*.py tests/e2e/*.py; do
     [ -f "$f" ] || continue
-    timeout 120 "$PTOC" run "$f" --json --verify-roundtrip > "$OUT" 2> "$ERR"
+    # shellcheck disable=SC2046
+    timeout 120 "$PTOC" run "$f" $(args_of "$f") --json --verify-roundtrip > "$OUT" 2> "$ERR"
     rc=$?
     if [ $rc -ne 0 ]; then
         why=$(grep -o '"error":"[^"]*"' "$OUT" | head -n 1)
@@ -46,7 +50,8 @@ done
 
 for f in tests/e2e/fail/*.py; do
     [ -f "$f" ] || continue
-    timeout 120 "$PTOC" run "$f" > "$OUT" 2> "$ERR"
+    # shellcheck disable=SC2046
+    timeout 120 "$PTOC" run "$f" $(args_of "$f") > "$OUT" 2> "$ERR"
     rc=$?
     if [ $rc -ne 1 ]; then fail "$f" "exit $rc, expected 1 (a failed run)"; continue; fi
     missing=""
@@ -55,7 +60,8 @@ for f in tests/e2e/fail/*.py; do
     done < <(sed -n 's/^# expect: //p' "$f")
     if [ -z "$(sed -n 's/^# expect: //p' "$f")" ]; then fail "$f" "no '# expect:' line"; continue; fi
     if [ -n "$missing" ]; then fail "$f" "output lacks '$missing': $(tail -n 2 "$OUT")"; continue; fi
-    timeout 120 "$PTOC" run "$f" --json > "$OUT" 2> /dev/null
+    # shellcheck disable=SC2046
+    timeout 120 "$PTOC" run "$f" $(args_of "$f") --json > "$OUT" 2> /dev/null
     rc=$?
     if [ $rc -ne 1 ] || ! grep -q '"ok":false' "$OUT"; then fail "$f" "--json: exit $rc, no \"ok\":false"; continue; fi
     pass "$f"

@@ -104,4 +104,25 @@ static inline int count_sub(const char *hay, const char *needle) {
     return n;
 }
 
+/* writer(c) then reader(c) in one runtime scope (kernels of type ft), optionally with an explicit
+ * dependency of the reader on the writer's task. */
+static inline void two_tasks(Tb *t, FuncType ft, Var *c, const char *dir_w, const char *dir_r, bool manual, bool explicit_dep) {
+    Type *ts[1] = { c->type };
+    ParamDir pd[1] = { PD_INOUT };
+    Function *w = kernel(t, "writer", ft, 1, ts, pd);
+    Function *rd = kernel(t, "reader", ft, 1, ts, pd);
+    Stmt *sc = scope(t, t->body, manual);
+    Expr *arg = ir_ref(c);
+    Var *wv = ir_var_new(t->c, "w", c->type);
+    call(t, &sc->scope.body, wv, w, &arg, 1, &dir_w);
+    Expr *e = call(t, &sc->scope.body, NULL, rd, &arg, 1, &dir_r);
+    if (explicit_dep) {
+        AttrVal l = { .kind = AV_LIST };
+        l.items = ARENA_ARRAY(t->c->arena, AttrVal, 1);
+        l.nitems = 1;
+        l.items[0] = (AttrVal){ .kind = AV_EXPR, .expr = ir_ref(wv) };
+        ir_attr_set(t->c, &e->call.attrs, "deps", l);
+    }
+}
+
 #endif

@@ -174,29 +174,10 @@ TEST(test_splitk_chain) {
 
 /* Builds: one scope (manual or not) with w = writer(c) [dir_w], then reader(c) [dir_r]; c external
  * or, when created, from tensor.create. */
-static void two_tasks(Tb *t, Var *c, const char *dir_w, const char *dir_r, bool manual, bool explicit_dep) {
-    Type *ts[1] = { c->type };
-    ParamDir pd[1] = { PD_INOUT };
-    Function *w = kernel(t, "writer", FT_AIV, 1, ts, pd);
-    Function *rd = kernel(t, "reader", FT_AIV, 1, ts, pd);
-    Stmt *sc = scope(t, t->body, manual);
-    Expr *arg = ir_ref(c);
-    Var *wv = ir_var_new(t->c, "w", c->type);
-    call(t, &sc->scope.body, wv, w, &arg, 1, &dir_w);
-    Expr *e = call(t, &sc->scope.body, NULL, rd, &arg, 1, &dir_r);
-    if (explicit_dep) {
-        AttrVal l = { .kind = AV_LIST };
-        l.items = ARENA_ARRAY(t->c->arena, AttrVal, 1);
-        l.nitems = 1;
-        l.items[0] = (AttrVal){ .kind = AV_EXPR, .expr = ir_ref(wv) };
-        ir_attr_set(t->c, &e->call.attrs, "deps", l);
-    }
-}
-
 TEST(test_output_existing_no_waw) {
     Tb t; tb_init(&t);
     Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
-    two_tasks(&t, c, "output_existing", "output_existing", false, false);
+    two_tasks(&t, FT_AIV, c, "output_existing", "output_existing", false, false);
     static float bc[256];
     void *bufs[1] = { bc };
     Fake f = {0};
@@ -213,7 +194,7 @@ TEST(test_output_existing_no_waw) {
 TEST(test_input_after_output_existing) {
     Tb t; tb_init(&t);
     Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
-    two_tasks(&t, c, "output_existing", "input", false, false);
+    two_tasks(&t, FT_AIV, c, "output_existing", "input", false, false);
     static float bc[256];
     void *bufs[1] = { bc };
     Fake f = {0};
@@ -232,7 +213,7 @@ TEST(test_input_after_output_existing) {
 TEST(test_write_after_read_untracked) {
     Tb t; tb_init(&t);
     Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
-    two_tasks(&t, c, "input", "inout", false, false);      /* reader first, then a writer */
+    two_tasks(&t, FT_AIV, c, "input", "inout", false, false);      /* reader first, then a writer */
     static float bc[256];
     void *bufs[1] = { bc };
     Fake f = {0};
@@ -246,7 +227,7 @@ TEST(test_write_after_read_untracked) {
 TEST(test_no_dep) {
     Tb t; tb_init(&t);
     Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
-    two_tasks(&t, c, "output_existing", "no_dep", false, false);
+    two_tasks(&t, FT_AIV, c, "output_existing", "no_dep", false, false);
     static float bc[256];
     void *bufs[1] = { bc };
     Fake f = {0};
@@ -261,7 +242,7 @@ TEST(test_no_dep) {
     tb_init(&t);
     Var *x = ir_var_new(t.c, "x", ten(&t, DT_FP32, 16, 16));
     ir_list_push(t.c, t.body, ir_assign(t.c, x, create(&t, 16, 16, DT_FP32)));
-    two_tasks(&t, x, "output_existing", "no_dep", false, false);
+    two_tasks(&t, FT_AIV, x, "output_existing", "no_dep", false, false);
     Fake f2 = {0};
     CHECK(run(&t, NULL, 0, &f2, &r));
     CHECK_EQ_INT(r.tasks.len, 3);                            /* alloc_tensors + writer + reader */
@@ -280,7 +261,7 @@ TEST(test_no_dep) {
 TEST(test_manual_scope) {
     Tb t; tb_init(&t);
     Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
-    two_tasks(&t, c, "output_existing", "input", true, false);
+    two_tasks(&t, FT_AIV, c, "output_existing", "input", true, false);
     static float bc[256];
     void *bufs[1] = { bc };
     Fake f = {0};
@@ -294,7 +275,7 @@ TEST(test_manual_scope) {
     /* explicit dependency inside MANUAL */
     tb_init(&t);
     c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
-    two_tasks(&t, c, "output_existing", "input", true, true);
+    two_tasks(&t, FT_AIV, c, "output_existing", "input", true, true);
     Fake f2 = {0};
     CHECK(run(&t, bufs, 1, &f2, &r));
     CHECK_EQ_INT(r.nedges, 1);
@@ -308,7 +289,7 @@ TEST(test_manual_scope) {
     tb_init(&t);
     Var *x = ir_var_new(t.c, "x", ten(&t, DT_FP32, 16, 16));
     ir_list_push(t.c, t.body, ir_assign(t.c, x, create(&t, 16, 16, DT_FP32)));
-    two_tasks(&t, x, "output_existing", "input", true, false);
+    two_tasks(&t, FT_AIV, x, "output_existing", "input", true, false);
     Fake f3 = {0};
     CHECK(run(&t, NULL, 0, &f3, &r));
     CHECK_EQ_INT(r.nedges, 0);

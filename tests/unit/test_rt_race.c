@@ -42,30 +42,10 @@ static bool run(Tb *t, void **bufs, int n, const KMode *modes, int nmodes, RtRes
     return rt_run(t->p, NULL, bufs, n, &o, fake_run, &f, r, &t->diag);
 }
 
-/* writer(c) then reader(c) in one scope; optionally an explicit dependency of the reader on the writer. */
-static void writer_reader(Tb *t, Var *c, const char *dir_w, const char *dir_r, bool manual, bool dep) {
-    Type *ts[1] = { c->type };
-    ParamDir pd[1] = { PD_INOUT };
-    Function *w = kernel(t, "writer", FT_AIC, 1, ts, pd);
-    Function *rd = kernel(t, "reader", FT_AIC, 1, ts, pd);
-    Stmt *sc = scope(t, t->body, manual);
-    Expr *arg = ir_ref(c);
-    Var *wv = ir_var_new(t->c, "w", c->type);
-    call(t, &sc->scope.body, wv, w, &arg, 1, &dir_w);
-    Expr *e = call(t, &sc->scope.body, NULL, rd, &arg, 1, &dir_r);
-    if (dep) {
-        AttrVal l = { .kind = AV_LIST };
-        l.items = ARENA_ARRAY(t->c->arena, AttrVal, 1);
-        l.nitems = 1;
-        l.items[0] = (AttrVal){ .kind = AV_EXPR, .expr = ir_ref(wv) };
-        ir_attr_set(t->c, &e->call.attrs, "deps", l);
-    }
-}
-
 static int races_of(const char *dir_w, const char *dir_r, bool manual, bool dep, const char *mw, const char *mr, char **msg) {
     Tb t; tb_init(&t);
     Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_INOUT);
-    writer_reader(&t, c, dir_w, dir_r, manual, dep);
+    two_tasks(&t, FT_AIC, c, dir_w, dir_r, manual, dep);
     static float bc[256];
     void *bufs[1] = { bc };
     KMode modes[2] = { { "writer", mw }, { "reader", mr } };

@@ -1,0 +1,438 @@
+/* progfuzz_print — a PfProgram as pl DSL text.
+ *
+ * Requires: a program that passed pf_finalize (parameters sized, INOUT/IN settled).
+ * Produces: the @pl.jit user form (regions inline in `with pl.at(...)`) or the @pl.program printed
+ *           form (every region an InCore kernel with explicit tile ops, loop variables it uses passed
+ *           as scalar arguments, sometimes computed: the call passes i * m + d and the kernel undoes
+ *           it in its offsets), and the ptoc options of the program.
+ * Does:     text only; choices that only vary the spelling derive from the program seed and the
+ *           statement index, so a reduced program prints like its original. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "driver/driver.h"
+#include "progfuzz.h"
+
+typedef struct Pr {
+    StrBuf sb;
+    const PfProgram *p;
+    bool kernel;                          /* printing a printed-form kernel body */
+    bool is_param[PF_MAX_VARS];           /* variable reaches the kernel as a scalar argument */
+    int64_t mul[PF_MAX_VARS], add[PF_MAX_VARS];
+} Pr;
+
+static uint64_t mix(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+static int64_t vary(const PfProgram *p, int salt, int64_t n) {
+    return (int64_t)(mix(p->seed * 0x9E3779B97F4A7C15ull + (uint64_t)salt * 7919u + 1) % (uint64_t)n);
+}
+
+static const char *tname(const PfProgram *p, int t, char *buf) {
+    static const char prefix[] = { [PF_IN] = 'x', [PF_OUT] = 'y', [PF_INOUT] = 'z', [PF_LOCAL] = 't' };
+    sprintf(buf, "%c%d", prefix[p->t[t].dir], t);
+    return buf;
+}
+
+static void tensor_type(StrBuf *sb, const PfTensor *t) {
+    sb_printf(sb, "pl.Tensor[[%lld, %lld], pl.%s%s]", (long long)t->rows, (long long)t->cols, dtype_name(t->dt),
+              t->nz ? ", pl.NZ" : "");
+}
+
+/* konst + coef * var + extra_coef * extra_name, simplified. */
+static void off_expr(Pr *pr, StrBuf *sb, PfOff o, int64_t plus, const char *extra, int64_t extra_coef) {
+    int64_t k = o.konst + plus;
+    bool any = false;
+    if (o.var >= 0 && o.coef != 0) {
+        int64_t coef = o.coef;
+        if (pr->kernel && pr->is_param[o.var]) {
+            coef = o.coef / pr->mul[o.var];
+            k -= coef * pr->add[o.var];
+            sb_printf(sb, "s%d", o.var);
+        } else {
+            sb_printf(sb, "i%d", o.var);
+        }
+        if (coef != 1) sb_printf(sb, " * %lld", (long long)coef);
+        any = true;
+    }
+    if (extra) {
+        sb_printf(sb, "%s%s", any ? " + " : "", extra);
+        if (extra_coef != 1) sb_printf(sb, " * %lld", (long long)extra_coef);
+        any = true;
+    }
+    if (!any) sb_printf(sb, "%lld", (long long)k);
+    else if (k > 0) sb_printf(sb, " + %lld", (long long)k);
+    else if (k < 0) sb_printf(sb, " - %lld", (long long)-k);
+}
+
+static bool is_whole(const PfProgram *p, int t, PfOff r, PfOff c, int64_t er, int64_t ec) {
+    return r.var < 0 && c.var < 0 && r.konst == 0 && c.konst == 0 && p->t[t].rows == er && p->t[t].cols == ec;
+}
+
+/* a[lo:lo + er, lo2:lo2 + ec], or the bare name when the window is the whole tensor. */
+static void window(Pr *pr, int t, PfOff r, PfOff c, int64_t er, int64_t ec, bool full_subscript) {
+    char nb[16];
+    sb_puts(&pr->sb, tname(pr->p, t, nb));
+    if (is_whole(pr->p, t, r, c, er, ec)) {
+        if (full_subscript) sb_puts(&pr->sb, "[:]");
+        return;
+    }
+    sb_putc(&pr->sb, '[');
+    for (int d = 0; d < 2; d++) {
+        PfOff o = d ? c : r;
+        int64_t e = d ? ec : er;
+        if (d) sb_puts(&pr->sb, ", ");
+        if (o.var < 0 && o.konst == 0 && e == (d ? pr->p->t[t].cols : pr->p->t[t].rows)) { sb_putc(&pr->sb, ':'); continue; }
+        /* the parser wants `lo:lo + SIZE` with the same lo when lo is not constant */
+        off_expr(pr, &pr->sb, o, 0, NULL, 0);
+        sb_putc(&pr->sb, ':');
+        if (o.var < 0) {
+            off_expr(pr, &pr->sb, o, e, NULL, 0);
+        } else {
+            off_expr(pr, &pr->sb, o, 0, NULL, 0);
+            sb_printf(&pr->sb, " + %lld", (long long)e);
+        }
+    }
+    sb_putc(&pr->sb, ']');
+}
+
+static void offsets(Pr *pr, PfOff r, int64_t rplus, const char *rx, int64_t rxc, PfOff c, int64_t cplus,
+                    const char *cx, int64_t cxc) {
+    sb_putc(&pr->sb, '[');
+    off_expr(pr, &pr->sb, r, rplus, rx, rxc);
+    sb_puts(&pr->sb, ", ");
+    off_expr(pr, &pr->sb, c, cplus, cx, cxc);
+    sb_putc(&pr->sb, ']');
+}
+
+/* pl.load of both operands of chunk `ch` (or of the loop variable kvar), moved to Left/Right. */
+static void tile_chunk(Pr *pr, int si, const PfMM *m, int ind, const char *sfx, int64_t plus, const char *kvar) {
+    char an[16], bn[16];
+    int64_t kc = m->K / m->kchunks;
+    const char *dt_note = "";
+    (void)dt_note;
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "ma%d%s = pl.load(%s, ", si, sfx, tname(pr->p, m->a, an));
+    offsets(pr, m->ar, 0, NULL, 0, m->ak, plus, kvar, kc);
+    sb_printf(&pr->sb, ", [%lld, %lld], target_memory=pl.Mem.Mat)\n", (long long)m->M, (long long)kc);
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "mb%d%s = pl.load(%s, ", si, sfx, tname(pr->p, m->b, bn));
+    offsets(pr, m->bk, plus, kvar, kc, m->bc, 0, NULL, 0);
+    sb_printf(&pr->sb, ", [%lld, %lld], target_memory=pl.Mem.Mat)\n", (long long)kc, (long long)m->N);
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "la%d%s = pl.move(ma%d%s, target_memory=pl.Mem.Left)\n", si, sfx, si, sfx);
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "lb%d%s = pl.move(mb%d%s, target_memory=pl.Mem.Right)\n", si, sfx, si, sfx);
+}
+
+static void print_mm(Pr *pr, int si, int ind) {
+    const PfProgram *p = pr->p;
+    const PfMM *m = &p->st[si].mm;
+    char dn[16];
+    tname(p, m->dst, dn);
+    const char *out_dt = dtype_name(m->in_dt == DT_INT8 ? DT_INT32 : DT_FP32);
+    if (m->style == PF_MM_TILE) {
+        int64_t kc = m->K / m->kchunks;
+        tile_chunk(pr, si, m, ind, "", 0, NULL);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "acc%d = pl.matmul(la%d, lb%d)\n", si, si, si);
+        if (m->kloop) {
+            char kv[16];
+            sprintf(kv, "k%d", si);
+            sb_indent(&pr->sb, ind);
+            sb_printf(&pr->sb, "for k%d in pl.range(1, %d):\n", si, m->kchunks);
+            tile_chunk(pr, si, m, ind + 4, "_k", 0, kv);
+            sb_indent(&pr->sb, ind + 4);
+            sb_printf(&pr->sb, "acc%d = pl.matmul_acc(acc%d, la%d_k, lb%d_k)\n", si, si, si, si);
+        } else {
+            for (int ch = 1; ch < m->kchunks; ch++) {
+                char sfx[16];
+                sprintf(sfx, "_%d", ch);
+                tile_chunk(pr, si, m, ind, sfx, ch * kc, NULL);
+                sb_indent(&pr->sb, ind);
+                sb_printf(&pr->sb, "acc%d = pl.matmul_acc(acc%d, la%d%s, lb%d%s)\n", si, si, si, sfx, si, sfx);
+            }
+        }
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "%s = pl.store(acc%d, ", dn, si);
+        offsets(pr, m->dr, 0, NULL, 0, m->dc, 0, NULL, 0);
+        sb_printf(&pr->sb, ", %s%s)\n", dn, m->atomic ? ", atomic=pl.AtomicType.Add" : "");
+        return;
+    }
+    if (m->style == PF_MM_SUGAR && !m->atomic) {
+        sb_indent(&pr->sb, ind);
+        window(pr, m->dst, m->dr, m->dc, m->M, m->N, true);
+        sb_puts(&pr->sb, " = pl.matmul(");
+    } else {
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "m%d = pl.matmul(", si);
+    }
+    window(pr, m->a, m->ar, m->ak, m->M, m->K, false);
+    sb_puts(&pr->sb, ", ");
+    window(pr, m->b, m->bk, m->bc, m->K, m->N, false);
+    sb_printf(&pr->sb, ", out_dtype=pl.%s)\n", out_dt);
+    if (m->style == PF_MM_SUGAR && !m->atomic) return;
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "%s = pl.assemble(%s, m%d, ", dn, dn, si);
+    offsets(pr, m->dr, 0, NULL, 0, m->dc, 0, NULL, 0);
+    sb_printf(&pr->sb, "%s)\n", m->atomic ? ", atomic=pl.AtomicType.Add" : "");
+}
+
+static void print_block(Pr *pr, const int *ids, int n, int ind);
+
+static void loop_header(Pr *pr, const PfStmt *s, int ind) {
+    const PfVar *v = &pr->p->v[s->var];
+    static const char *kinds[] = { "pl.range", "pl.parallel", "pl.pipeline" };
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "for i%d in %s(", s->var, kinds[s->loop]);
+    if (v->start == 0 && v->step == 1 && s->loop != PF_LOOP_PIPELINE) sb_printf(&pr->sb, "%lld", (long long)v->stop);
+    else if (v->step == 1 && s->loop != PF_LOOP_PIPELINE) sb_printf(&pr->sb, "%lld, %lld", (long long)v->start, (long long)v->stop);
+    else sb_printf(&pr->sb, "%lld, %lld, %lld", (long long)v->start, (long long)v->stop, (long long)v->step);
+    sb_puts(&pr->sb, s->loop == PF_LOOP_PIPELINE ? ", stage=2):\n" : "):\n");
+}
+
+/* Tensors read / written by a region, and the loop variables it uses from outside. */
+static void region_uses(const PfProgram *p, int si, bool *rd, bool *wr, bool *atomic, bool *vars, bool *inner) {
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MM) {
+        const PfMM *m = &s->mm;
+        rd[m->a] = rd[m->b] = wr[m->dst] = true;
+        if (m->atomic) atomic[m->dst] = true;
+        const PfOff *o[] = { &m->ar, &m->ak, &m->bk, &m->bc, &m->dr, &m->dc };
+        for (int i = 0; i < 6; i++) if (o[i]->var >= 0) vars[o[i]->var] = true;
+    }
+    if (s->kind == PF_S_FOR) inner[s->var] = true;
+    if (s->kind == PF_S_IF) vars[s->cond_var] = true;
+    for (int i = 0; i < s->nbody; i++) region_uses(p, s->body[i], rd, wr, atomic, vars, inner);
+    for (int i = 0; i < s->nelse; i++) region_uses(p, s->orelse[i], rd, wr, atomic, vars, inner);
+}
+
+static bool coefs_divisible(const PfProgram *p, int si, int v, int64_t m) {
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MM) {
+        const PfOff *o[] = { &s->mm.ar, &s->mm.ak, &s->mm.bk, &s->mm.bc, &s->mm.dr, &s->mm.dc };
+        for (int i = 0; i < 6; i++) if (o[i]->var == v && o[i]->coef % m) return false;
+    }
+    if (s->kind == PF_S_IF && s->cond_var == v && m != 1) return false;
+    for (int i = 0; i < s->nbody; i++) if (!coefs_divisible(p, s->body[i], v, m)) return false;
+    for (int i = 0; i < s->nelse; i++) if (!coefs_divisible(p, s->orelse[i], v, m)) return false;
+    return true;
+}
+
+/* A kernel's scalar argument for outer variable v is passed as v * m + a (SCALAR_ARGS). */
+static void scalar_encoding(const PfProgram *p, int si, int v, int64_t *m, int64_t *a) {
+    *m = 1;
+    *a = 0;
+    if (!p->features.on[PF_F_SCALAR_ARGS]) return;
+    *m = (int64_t[]){ 1, 2, 4, 1 }[vary(p, si * 8 + v, 4)];
+    while (*m > 1 && !coefs_divisible(p, si, v, *m)) *m /= 2;
+    *a = (int64_t[]){ 0, 1, 16 }[vary(p, si * 8 + v + 100, 3)];
+}
+
+static void print_call(Pr *pr, int si, int ind) {
+    const PfProgram *p = pr->p;
+    bool rd[PF_MAX_TENSORS] = { 0 }, wr[PF_MAX_TENSORS] = { 0 }, at[PF_MAX_TENSORS] = { 0 };
+    bool vars[PF_MAX_VARS] = { 0 }, inner[PF_MAX_VARS] = { 0 };
+    region_uses(p, si, rd, wr, at, vars, inner);
+    char nb[16];
+    int w = -1;
+    for (int t = 0; t < p->ntensors; t++) if (wr[t]) w = t;
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "%s = self.k%d(", tname(p, w, nb), si);
+    bool first = true;
+    for (int t = 0; t < p->ntensors; t++) {
+        if (!rd[t] && !wr[t]) continue;
+        sb_printf(&pr->sb, "%s%s", first ? "" : ", ", tname(p, t, nb));
+        first = false;
+    }
+    for (int v = 0; v < PF_MAX_VARS; v++) {
+        if (!vars[v] || inner[v]) continue;
+        int64_t m, a;
+        scalar_encoding(p, si, v, &m, &a);
+        sb_printf(&pr->sb, "%si%d", first ? "" : ", ", v);
+        if (m != 1) sb_printf(&pr->sb, " * %lld", (long long)m);
+        if (a) sb_printf(&pr->sb, " + %lld", (long long)a);
+        first = false;
+    }
+    sb_puts(&pr->sb, ")\n");
+}
+
+static void print_stmt(Pr *pr, int si, int ind) {
+    const PfProgram *p = pr->p;
+    const PfStmt *s = &p->st[si];
+    static const char *cmp[] = { "==", "<", ">=" };
+    switch (s->kind) {
+    case PF_S_MM: print_mm(pr, si, ind); break;
+    case PF_S_FOR:
+        loop_header(pr, s, ind);
+        print_block(pr, s->body, s->nbody, ind + 4);
+        break;
+    case PF_S_IF:
+        sb_indent(&pr->sb, ind);
+        sb_puts(&pr->sb, "if ");
+        off_expr(pr, &pr->sb, (PfOff){ s->cond_var, 1, 0 }, 0, NULL, 0);
+        sb_printf(&pr->sb, " %s %lld:\n", cmp[s->cmp], (long long)s->cond_val);
+        print_block(pr, s->body, s->nbody, ind + 4);
+        if (s->nelse) {
+            sb_indent(&pr->sb, ind);
+            sb_puts(&pr->sb, "else:\n");
+            print_block(pr, s->orelse, s->nelse, ind + 4);
+        }
+        break;
+    case PF_S_MANUAL:
+        sb_indent(&pr->sb, ind);
+        sb_puts(&pr->sb, vary(p, si, 2) ? "with pl.manual_scope():\n" : "with pl.scope(mode=pl.ScopeMode.MANUAL):\n");
+        print_block(pr, s->body, s->nbody, ind + 4);
+        break;
+    case PF_S_AT:
+        if (p->form == PF_FORM_PROGRAM) { print_call(pr, si, ind); break; }
+        sb_indent(&pr->sb, ind);
+        sb_puts(&pr->sb, "with pl.at(level=pl.Level.CORE_GROUP");
+        if (vary(p, si, 4) == 0) sb_printf(&pr->sb, ", name_hint=\"r%d\"", si);
+        if (s->ndeps) {
+            sb_puts(&pr->sb, ", deps=[");
+            for (int d = 0; d < s->ndeps; d++) sb_printf(&pr->sb, "%stid%d", d ? ", " : "", p->st[s->deps[d]].tid);
+            sb_putc(&pr->sb, ']');
+        }
+        sb_putc(&pr->sb, ')');
+        if (s->tid >= 0) sb_printf(&pr->sb, " as tid%d", s->tid);
+        sb_puts(&pr->sb, ":\n");
+        print_block(pr, s->body, s->nbody, ind + 4);
+        break;
+    }
+}
+
+static void print_block(Pr *pr, const int *ids, int n, int ind) {
+    if (n == 0) {
+        sb_indent(&pr->sb, ind);
+        sb_puts(&pr->sb, "pass\n");
+    }
+    for (int i = 0; i < n; i++) print_stmt(pr, ids[i], ind);
+}
+
+static bool used(const PfTensor *t) { return t->accessed && t->rows > 0 && t->cols > 0; }
+
+static void params(Pr *pr, bool self) {
+    const PfProgram *p = pr->p;
+    char nb[16];
+    bool first = true;
+    if (self) sb_puts(&pr->sb, "self"), first = false;
+    for (int t = 0; t < p->ntensors; t++) {
+        const PfTensor *tt = &p->t[t];
+        if (!used(tt) || tt->dir == PF_LOCAL) continue;
+        sb_printf(&pr->sb, "%s\n        %s: ", first ? "" : ",", tname(p, t, nb));
+        first = false;
+        if (tt->dir == PF_OUT) sb_puts(&pr->sb, "pl.Out[");
+        if (tt->dir == PF_INOUT) sb_puts(&pr->sb, "pl.InOut[");
+        tensor_type(&pr->sb, tt);
+        if (tt->dir != PF_IN) sb_putc(&pr->sb, ']');
+    }
+    sb_putc(&pr->sb, ')');
+}
+
+static void locals_and_body(Pr *pr, int ind) {
+    const PfProgram *p = pr->p;
+    char nb[16];
+    for (int t = 0; t < p->ntensors; t++) {
+        if (p->t[t].dir != PF_LOCAL || !used(&p->t[t])) continue;
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "%s = pl.create_tensor([%lld, %lld], dtype=pl.FP32)\n", tname(p, t, nb),
+                  (long long)p->t[t].rows, (long long)p->t[t].cols);
+    }
+    print_block(pr, p->top, p->ntop, ind);
+    sb_indent(&pr->sb, ind);
+    sb_puts(&pr->sb, "return ");
+    bool first = true;
+    for (int t = 0; t < p->ntensors; t++) {
+        if (!used(&p->t[t]) || (p->t[t].dir != PF_OUT && p->t[t].dir != PF_INOUT)) continue;
+        sb_printf(&pr->sb, "%s%s", first ? "" : ", ", tname(p, t, nb));
+        first = false;
+    }
+    sb_putc(&pr->sb, '\n');
+}
+
+static void collect_regions(const PfProgram *p, int si, int *out, int *n) {
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_AT) { out[(*n)++] = si; return; }
+    for (int i = 0; i < s->nbody; i++) collect_regions(p, s->body[i], out, n);
+    for (int i = 0; i < s->nelse; i++) collect_regions(p, s->orelse[i], out, n);
+}
+
+static void print_kernel(Pr *pr, int si) {
+    const PfProgram *p = pr->p;
+    bool rd[PF_MAX_TENSORS] = { 0 }, wr[PF_MAX_TENSORS] = { 0 }, at[PF_MAX_TENSORS] = { 0 };
+    bool vars[PF_MAX_VARS] = { 0 }, inner[PF_MAX_VARS] = { 0 };
+    region_uses(p, si, rd, wr, at, vars, inner);
+    char nb[16];
+    int w = -1;
+    sb_printf(&pr->sb, "    @pl.function(type=pl.FunctionType.InCore)\n    def k%d(self", si);
+    for (int t = 0; t < p->ntensors; t++) {
+        if (!rd[t] && !wr[t]) continue;
+        sb_printf(&pr->sb, ",\n            %s: ", tname(p, t, nb));
+        if (wr[t]) {
+            w = t;
+            sb_puts(&pr->sb, rd[t] || at[t] || p->t[t].dir == PF_INOUT ? "pl.InOut[" : "pl.Out[");
+        }
+        tensor_type(&pr->sb, &p->t[t]);
+        if (wr[t]) sb_putc(&pr->sb, ']');
+    }
+    pr->kernel = true;
+    for (int v = 0; v < PF_MAX_VARS; v++) {
+        pr->is_param[v] = vars[v] && !inner[v];
+        pr->mul[v] = 1;
+        pr->add[v] = 0;
+        if (!pr->is_param[v]) continue;
+        sb_printf(&pr->sb, ",\n            s%d: pl.Scalar[pl.INDEX]", v);
+        scalar_encoding(p, si, v, &pr->mul[v], &pr->add[v]);
+    }
+    sb_puts(&pr->sb, ") -> ");
+    tensor_type(&pr->sb, &p->t[w]);
+    sb_puts(&pr->sb, ":\n");
+    print_block(pr, p->st[si].body, p->st[si].nbody, 8);
+    sb_printf(&pr->sb, "        return %s\n\n", tname(p, w, nb));
+    pr->kernel = false;
+}
+
+char *pf_print(const PfProgram *p) {
+    Pr pr = { .p = p };
+    char opts[200];
+    pf_options_string(p, opts, sizeof opts);
+    sb_printf(&pr.sb, "# progfuzz seed %llu; ptoc run <file>%s\n", (unsigned long long)p->seed, opts);
+    sb_puts(&pr.sb, "import pypto.language as pl\n\n\n");
+    if (p->form == PF_FORM_JIT) {
+        sb_puts(&pr.sb, "@pl.jit\ndef fz(");
+        params(&pr, false);
+        sb_puts(&pr.sb, ":\n");
+        locals_and_body(&pr, 4);
+        return sb_take(&pr.sb);
+    }
+    sb_puts(&pr.sb, "@pl.program\nclass Fz:\n");
+    int regions[PF_MAX_STMTS], nr = 0;
+    for (int i = 0; i < p->ntop; i++) collect_regions(p, p->top[i], regions, &nr);
+    for (int i = 0; i < nr; i++) print_kernel(&pr, regions[i]);
+    sb_puts(&pr.sb, "    @pl.function(type=pl.FunctionType.Orchestration)\n    def main(");
+    params(&pr, true);
+    int nret = 0;
+    for (int t = 0; t < p->ntensors; t++) nret += used(&p->t[t]) && (p->t[t].dir == PF_OUT || p->t[t].dir == PF_INOUT);
+    sb_puts(&pr.sb, " -> ");
+    if (nret > 1) sb_puts(&pr.sb, "tuple[");
+    bool first = true;
+    for (int t = 0; t < p->ntensors; t++) {
+        if (!used(&p->t[t]) || (p->t[t].dir != PF_OUT && p->t[t].dir != PF_INOUT)) continue;
+        if (!first) sb_puts(&pr.sb, ", ");
+        tensor_type(&pr.sb, &p->t[t]);
+        first = false;
+    }
+    sb_puts(&pr.sb, nret > 1 ? "]:\n" : ":\n");
+    locals_and_body(&pr, 8);
+    return sb_take(&pr.sb);
+}
+
+void pf_options_string(const PfProgram *p, char *buf, size_t len) {
+    static const char *planners[] = { "pypto", "dsa_rp", "ptoas" };
+    snprintf(buf, len, "%s%s%s%s --seed %llu", p->a5 ? " --target a5" : "", p->planner ? " --memory-planner " : "",
+             p->planner ? planners[p->planner] : "", p->dbc ? " --dbc" : "", (unsigned long long)p->run_seed);
+}
