@@ -80,6 +80,11 @@ static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) 
               "at a time), or lower the pipeline depth";
         diag_add(ctx->diag, DIAG_NOTE, f->span, NULL, "%s holds %s; %s", memspace_name((MemSpace)sp), sb_cstr(&sb), fix);
         sb_free(&sb);
+        for (int i = 0; sp != MS_MAT && i < ctx->untiled.len; i++) {   /* an untiled matmul keeps whole operands in L0 */
+            const PassUntiled *u = &ctx->untiled.data[i];
+            if (!strcmp(u->function, f->name))
+                diag_add(ctx->diag, DIAG_NOTE, u->span, NULL, "this matmul was left untiled (%s): %s", u->code, u->reason);
+        }
         return false;
     }
     return true;

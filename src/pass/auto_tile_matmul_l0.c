@@ -257,17 +257,25 @@ static int find_direct_store(Walk *w, StmtList *l, int at, Var *x) {
     return -1;
 }
 
+static void untiled(Walk *w, Expr *call, const char *code, const char *reason) {
+    vec_push(&w->ctx->untiled, ((PassUntiled){ w->f->name, call->span, code, arena_strdup(w->ctx->ir->arena, reason) }));
+}
+
 static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileResult *r) {
     Expr *lhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 1 : 0];
     Expr *rhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 2 : 1];
     if (!dtype_bytes(lhs->type->dtype) || !dtype_bytes(rhs->type->dtype) || !dtype_bytes(call->type->dtype)) {
         pass_hint(w->ctx, call->span, "PH-AT-003", "matmul with a sub-byte dtype (%s x %s) is not tiled: the cube path does not support it",
                   dtype_name(lhs->type->dtype), dtype_name(rhs->type->dtype));
+        untiled(w, call, "PH-AT-003", "a sub-byte dtype");
         return false;
     }
     if (K % w->ctx->target->l0_align) {
         pass_hint(w->ctx, call->span, "PH-AT-007", "matmul K = %lld is not a multiple of the cube fractal (%lld); left untiled",
                   (long long)K, (long long)w->ctx->target->l0_align);
+        untiled(w, call, "PH-AT-007", arena_printf(w->ctx->ir->arena, "K = %lld is not a multiple of the cube fractal (%lld); "
+                "pad K to %lld with zeros to let it be tiled", (long long)K, (long long)w->ctx->target->l0_align,
+                (long long)((K / w->ctx->target->l0_align + 1) * w->ctx->target->l0_align)));
         return false;
     }
     TilePassOpts o;
@@ -284,6 +292,7 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     if (!tile_choose_l0(&cfg, r, err, sizeof err)) {
         pass_hint(w->ctx, call->span, "PH-AT-005", "%s; matmul [%lld, %lld] x [%lld, %lld] left untiled", err,
                   (long long)M, (long long)K, (long long)K, (long long)N);
+        untiled(w, call, "PH-AT-005", err);
         return false;
     }
     return true;
@@ -343,6 +352,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
                       "matmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld) but no supported placement applies "
                       "(it must be a fresh matmul consumed by one tile.store); left untiled",
                       (long long)M, (long long)N, (long long)r.m, (long long)r.n, (long long)r.k);
+            untiled(w, c, "PH-AT-006", "its M/N grid has no supported placement (it must be a fresh matmul consumed by one tile.store)");
             return true;
         }
         Stmt *store = l->items[st];

@@ -21,6 +21,10 @@ typedef struct PassTileChoice {
     int64_t cost_cycles;
 } PassTileChoice;
 
+/* A matmul AutoTileMatmulL0 left untiled (its perf hint), so that a later L0 capacity error can name
+ * the cause. */
+typedef struct PassUntiled { const char *function; Span span; const char *code, *reason; } PassUntiled;
+
 typedef struct PassCtx {
     IrCtx *ir;
     const Target *target;
@@ -29,9 +33,10 @@ typedef struct PassCtx {
     bool enable_pypto_l0c_double_buffer;
     int counter;                    /* scratch for passes that mint names */
     VEC(PassTileChoice) tiles;      /* filled by AutoTileMatmulL0 (also for untiled, L0-sized matmuls) */
+    VEC(PassUntiled) untiled;       /* matmuls AutoTileMatmulL0 could not tile */
 } PassCtx;
 
-void pass_ctx_free(PassCtx *ctx);   /* releases ctx->tiles */
+void pass_ctx_free(PassCtx *ctx);   /* releases ctx->tiles and ctx->untiled */
 
 typedef bool (*PassFn)(Program *p, PassCtx *ctx);
 typedef struct PassInfo { const char *name; PassFn fn; unsigned produces; /* IrProp bits verified after */ } PassInfo;

@@ -31,7 +31,7 @@ void pass_var_set_type(Var *v, Type *t) {
 
 int64_t pass_l0c_align(PassCtx *ctx, DType acc) { return target_l0c_align_m(ctx->target, acc); }
 
-void pass_ctx_free(PassCtx *ctx) { vec_free(&ctx->tiles); }
+void pass_ctx_free(PassCtx *ctx) { vec_free(&ctx->tiles); vec_free(&ctx->untiled); }
 
 /* ---- buffer aliasing ---- */
 static void alias_set(PassAliases *a, const Var *v, Var *src, Var *src2) {
