@@ -54,7 +54,7 @@ static void run_file(const char *path, const char *entry) {
     if (p) {
         RT rt = { path, 0 };
         roundtrip_hook(&rt, 0, &(PassInfo){ "frontend", NULL, 0 }, p, 0);
-        PassCtx ctx = { c, target_get(TGT_A2A3), &d, PLANNER_PYPTO, false, 0, { 0 } };
+        PassCtx ctx = { .ir = c, .target = target_get(TGT_A2A3), .diag = &d, .planner = PLANNER_PYPTO };
         bool ok = pass_run_pipeline(p, &ctx, roundtrip_hook, &rt);
         err.len = 0;
         diag_format_all(&d, &err);
