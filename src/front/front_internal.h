@@ -38,6 +38,7 @@ typedef struct Sym {
     Var *var;             /* NULL for a compile-time constant */
     int64_t cval;
     bool too_big;         /* a module constant whose literal does not fit in int64 */
+    int loop_depth;       /* Parser.loop_depth where var was created */
 } Sym;
 
 typedef struct YieldCtx {  /* the enclosing For/If of a block: where a trailing pl.yield_ goes */
@@ -55,6 +56,7 @@ typedef struct Parser {
     bool failed;
     bool user_form;                    /* @pl.jit body: constant folding */
     int depth;                         /* expression nesting guard */
+    int loop_depth;                    /* for / while bodies around the statement being parsed */
     Program *prog;
     Function *fn;                      /* function being parsed */
     VEC(Sym) syms;                     /* function scope: one Var per name */

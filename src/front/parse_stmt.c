@@ -64,14 +64,7 @@ static Stmt *push(Parser *p, StmtList *body, Stmt *s, Span sp) {
 
 /* kind, dtype and static shape agree: an annotation with the value it names, a loop-carried value
  * with what the body yields, the two branches of an if (a pass trusts either side) */
-static bool same_shape_type(const Type *a, const Type *b) {
-    if (!a || !b) return a == b;
-    if (a->kind != b->kind || a->dtype != b->dtype || a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->shape[i]->kind == EX_CONST_INT && b->shape[i]->kind == EX_CONST_INT && a->shape[i]->ci.value != b->shape[i]->ci.value)
-            return false;
-    return true;
-}
+static bool same_shape_type(const Type *a, const Type *b) { return ir_type_same_shape(a, b); }
 
 /* "what is what_a but value is what_b" when the types differ */
 static bool types_agree(Parser *p, Span sp, const char *what, const char *name, const Type *a, const char *how, const Type *b) {
@@ -155,10 +148,20 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
     if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var) &&
         !front_is_variable_name(p, name)) {
         if (s) s->cval = v->ci.value;                        /* a compile-time constant: K = 512 */
-        else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false }));
+        else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false, p->loop_depth }));
         return true;
     }
-    Var *var = front_bind(p, name, annot ? annot : v->type, nsp);
+    Type *t = annot ? annot : v->type;
+    Var *var;
+    if (s && s->var && !same_shape_type(s->var->type, t) && p->loop_depth <= s->loop_depth) {
+        /* Python rebinding to a value of another type: a new variable, so later uses see the new
+         * type. Inside a loop around the old binding the name stays one variable: ConvertToSSA
+         * then reports the type that changes around the loop. */
+        var = ir_var_new(p->c, name, t);
+        var->span = nsp;
+        s->var = var;
+        s->loop_depth = p->loop_depth;
+    } else var = front_bind(p, name, t, nsp);
     push(p, body, ir_assign(p->c, var, v), nsp);
     return true;
 }
@@ -523,7 +526,10 @@ static bool parse_for(Parser *p, StmtList *body, Span sp) {
     if (!make_iter_args(p, &h, &a, &s->for_.iter_args, sp)) return false;
     if (!front_expect_op(p, ":", "after the for header")) return false;
     YieldCtx y = { 0 };
-    return front_parse_block(p, &s->for_.body, &y) && finish_loop_body(p, &y, &s->for_.iter_args, &s->for_.return_vars, sp);
+    p->loop_depth++;
+    bool ok = front_parse_block(p, &s->for_.body, &y);
+    p->loop_depth--;
+    return ok && finish_loop_body(p, &y, &s->for_.iter_args, &s->for_.return_vars, sp);
 }
 
 static bool parse_while(Parser *p, StmtList *body, Span sp) {
@@ -532,7 +538,10 @@ static bool parse_while(Parser *p, StmtList *body, Span sp) {
     s->kind = ST_WHILE;
     if (!(s->while_.cond = front_parse_expr(p)) || !front_expect_op(p, ":", "after the while condition")) return false;
     YieldCtx y = { 0 };
-    return front_parse_block(p, &s->while_.body, &y) && finish_loop_body(p, &y, &s->while_.iter_args, &s->while_.return_vars, sp);
+    p->loop_depth++;
+    bool ok = front_parse_block(p, &s->while_.body, &y);
+    p->loop_depth--;
+    return ok && finish_loop_body(p, &y, &s->while_.iter_args, &s->while_.return_vars, sp);
 }
 
 /* ---------------------------------------------------------------- with */
