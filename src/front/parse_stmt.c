@@ -433,6 +433,10 @@ static bool parse_loop_args(Parser *p, LoopArgs *a, const char *kind) {
             Expr *e = front_parse_expr(p);
             if (!e) return false;
             if (!e->type || e->type->kind != TY_SCALAR) { front_error(p, e->span, "loop bounds must be scalars"); return false; }
+            if (dtype_is_float(e->type->dtype)) {      /* Python: range(2.0) is a TypeError */
+                front_error(p, e->span.line ? e->span : t->span, "loop bounds must be integers, got a %s value", dtype_name(e->type->dtype));
+                return false;
+            }
             a->pos[a->npos++] = e;
         }
         if (!front_accept_op(p, ",")) break;
