@@ -40,6 +40,7 @@ run directory 1 run "$TMP" && has directory-msg "$ERR" "'$TMP' is a directory"
 hasnt directory-not-jit "$ERR" "no @pl.jit function"
 run devzero 1 compile /dev/zero && has devzero-msg "$ERR" "'/dev/zero' is larger than 16 MiB"
 run devzero-json 1 run /dev/zero --json && json_lines devzero-json-valid "$OUT"
+run devzero-npy 1 run examples/matmul.py --in a=/dev/zero && has devzero-npy-msg "$ERR" "'/dev/zero' is larger than a .npy of parameter 'a'"
 
 # ---- bytes that are not UTF-8 in names and text reaching JSON ----
 NAME=$(printf "$TMP/caf\xe9.py")
