@@ -161,7 +161,7 @@ bool drv_compile_impl(DrvSession *s) {
     drv_compile_reset(s);
     s->diag_base = s->diag.items.len;
     int errors = s->diag.nerrors;          /* earlier errors (a rejected option, a second load) are not this compile's */
-    if (!params_fit_target(s) || !ir_check_scopes(s->prog, &s->diag)) return false;
+    if (!params_fit_target(s) || !ir_check_program(s->prog, &s->diag)) return false;
     if (s->dump_dir || s->keep_dumps || s->opt.verify_roundtrip) {
         StrBuf sb = {0};
         ir_print_program(s->source, &sb, (PrintOpts){ false });

@@ -522,7 +522,15 @@ static bool parse_for(Parser *p, StmtList *body, Span sp) {
     if (!a.npos) { front_error(p, ksp, "%s needs a stop value, e.g. %s(128)", kind, kind); return false; }
     Expr *zero = ir_const_int(p->c, 0, DT_INDEX), *one = ir_const_int(p->c, 1, DT_INDEX);
     Expr *start = a.npos >= 2 ? a.pos[0] : zero, *stop = a.npos >= 2 ? a.pos[1] : a.pos[0], *step = a.npos == 3 ? a.pos[2] : one;
-    Var *lv = front_bind(p, h.loop_name, ir_scalar_type(p->c, DT_INDEX), h.loop_span);
+    Type *index = ir_scalar_type(p->c, DT_INDEX);
+    Sym *prev = front_sym_find(p, h.loop_name);
+    Var *lv;
+    if (prev && prev->var && !same_shape_type(prev->var->type, index)) {   /* the name held another type: a new variable */
+        lv = ir_var_new(p->c, h.loop_name, index);
+        lv->span = h.loop_span;
+        prev->var = lv;
+        prev->loop_depth = p->loop_depth;
+    } else lv = front_bind(p, h.loop_name, index, h.loop_span);
     Stmt *s = push(p, body, ir_for(p->c, lv, start, stop, step, (ForKind)k), sp);
     s->for_.attrs = a.attrs;
     if (k == FK_PIPELINE && a.has_stage) ir_attr_set(p->c, &s->for_.attrs, "pipeline_stages", ir_av_int(a.stage));

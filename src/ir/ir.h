@@ -390,9 +390,10 @@ typedef enum {
 bool ir_verify(const Program *p, unsigned props, DiagSink *diag);
 
 /* ---------------------------------------------------------------- user rules (ir/check.c) */
-/* Where scopes may appear (pl.at regions only in Opaque / Orchestration functions and not nested;
- * pl.spmd not inside kernels; pl.cluster and pl.at at other levels not supported): located user
- * errors for the rest. Run before the pass pipeline. */
-bool ir_check_scopes(const Program *p, DiagSink *diag);
+/* The rules a parsed program must keep that no single statement shows: where scopes may appear
+ * (pl.at regions only in Opaque / Orchestration functions, not nested, without 'return'; pl.spmd not
+ * inside kernels; pl.cluster and pl.at at other levels not supported) and no discarded load / move
+ * / extract / matmul / slice. Located user errors; run before the pass pipeline. */
+bool ir_check_program(const Program *p, DiagSink *diag);
 
 #endif
