@@ -19,7 +19,10 @@
 
 static bool keep_dump(DrvSession *s, const char *file, char *text) {
     bool ok = true;
-    if (s->dump_dir) {
+    if (s->dump_dir && !*s->dump_dir) {
+        diag_error(&s->diag, SPAN_NONE, "the pass dump directory is an empty string; give a directory such as dumps/");
+        ok = false;
+    } else if (s->dump_dir) {
         StrBuf path = {0};
         sb_printf(&path, "%s/%s", s->dump_dir, file);
         if (!base_mkdir_p(s->dump_dir) || !base_write_file(sb_cstr(&path), text, strlen(text))) {

@@ -77,6 +77,12 @@ last_line out-verdict "$OUT" "FAIL: cannot write '$TMP/nodir/c.npy': No such fil
 run dump-unwritable 1 compile examples/matmul.py --dump-passes "$TMP/file/d"
 has dump-msg "$ERR" "cannot write the pass dump '$TMP/file/d/00_frontend.py': Not a directory"
 
+# an empty directory name used to mean the file system's root ("" + "/ptoas/...")
+run out-empty 1 compile examples/matmul.py -o "" && has out-empty-msg "$ERR" "the output directory is an empty string"
+run dump-empty 1 compile examples/matmul.py --dump-passes "" && has dump-empty-msg "$ERR" "the pass dump directory is an empty string"
+run keep-empty 1 run examples/matmul.py --keep ""
+last_line keep-empty-verdict "$OUT" "FAIL: the output directory is an empty string; give a directory such as out/"
+
 # ---- deps.json is the same for two identical runs (no host addresses in it) ----
 run deps-1 0 run tests/e2e/mm_chain.py --keep "$TMP/k1"
 run deps-2 0 run tests/e2e/mm_chain.py --keep "$TMP/k2"
