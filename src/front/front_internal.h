@@ -57,6 +57,8 @@ typedef struct Parser {
     bool user_form;                    /* @pl.jit body: constant folding */
     int depth;                         /* expression nesting guard */
     int loop_depth;                    /* for / while bodies around the statement being parsed */
+    int return_line;                   /* user form: the line of the first return, which fixes the
+                                          function's return types (0 = none yet) */
     Program *prog;
     Function *fn;                      /* function being parsed */
     VEC(Sym) syms;                     /* function scope: one Var per name */

@@ -307,14 +307,30 @@ static bool parse_return(Parser *p, StmtList *body) {
     }
     if (!end_of_stmt(p)) return false;
     Function *f = p->fn;
-    if (p->user_form && !f->nreturns && n) {
+    if (p->user_form && !p->return_line) {          /* the first return gives the return types */
+        p->return_line = sp.line;
         f->nreturns = n;
-        f->return_types = ARENA_ARRAY(p->c->arena, Type *, n);
+        f->return_types = ARENA_ARRAY(p->c->arena, Type *, n ? n : 1);
         for (int i = 0; i < n; i++) f->return_types[i] = vals[i]->type;
+    } else if (p->user_form && f->nreturns != n) {
+        front_error(p, sp, "'%s' returns %d value%s here but %d at line %d; every return must give the same values", f->name, n,
+                    n == 1 ? "" : "s", f->nreturns, p->return_line);
+        return false;
     } else if (f->nreturns != n) {
         front_error(p, sp, "'%s' returns %d value%s but its signature declares %d", f->name, n, n == 1 ? "" : "s", f->nreturns);
         return false;
     }
+    for (int i = 0; i < n; i++)
+        if (!same_shape_type(f->return_types[i], vals[i]->type)) {
+            StrBuf want = { 0 }, got = { 0 };
+            ir_print_type(f->return_types[i], &want);
+            ir_print_type(vals[i]->type, &got);
+            front_error(p, vals[i]->span.line ? vals[i]->span : sp, "return value %d of '%s' is %s but %s is declared%s", i, f->name,
+                        sb_cstr(&got), sb_cstr(&want), p->user_form ? " by the first return" : "");
+            sb_free(&want);
+            sb_free(&got);
+            return false;
+        }
     push(p, body, ir_return(p->c, vals, n), sp);
     return true;
 }
