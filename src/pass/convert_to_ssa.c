@@ -82,6 +82,9 @@ static void check_read(Expr *e, void *ud) {
     if (w->kind == ST_FOR && w->for_.loop_var == e->var)
         diag_error(rc->st->ctx->diag, at, "the loop variable '%s' of the loop at line %d is read after the loop, where it has no "
                    "value; copy it to a variable assigned before the loop", name, w->span.line);
+    else if (e->var->kind == VAR_ITER_ARG)
+        diag_error(rc->st->ctx->diag, at, "the loop-carried '%s' of the loop at line %d is read after the loop; read the loop's "
+                   "result instead (the name pl.yield_ binds)", name, w->span.line);
     else if (w->kind == ST_IF)
         diag_error(rc->st->ctx->diag, at,
                    "'%s' is assigned only in a branch of the if at line %d and read after it, where it may have no value; "
@@ -210,6 +213,8 @@ static void ssa_for(Ssa *st, Stmt *s, Env *env) {
         for (int i = 0; i < s->for_.return_vars.len; i++) define(st, &s->for_.return_vars.items[i], env, "ssa");
         mark_locals(st, &s->for_.body, env, s);
         if (!current(env, s->for_.loop_var)) local_add(&st->locals, s->for_.loop_var, s);
+        for (int i = 0; i < s->for_.iter_args.len; i++)
+            if (!current(env, s->for_.iter_args.items[i])) local_add(&st->locals, s->for_.iter_args.items[i], s);
         return;
     }
     VarList assigned = {0};
@@ -262,6 +267,8 @@ static void ssa_while(Ssa *st, Stmt *s, Env *env) {
     ir_varmap_free(&be);
     for (int i = 0; i < s->while_.return_vars.len; i++) define(st, &s->while_.return_vars.items[i], env, "ssa");
     mark_locals(st, &s->while_.body, env, s);
+    for (int i = 0; i < s->while_.iter_args.len; i++)
+        if (!current(env, s->while_.iter_args.items[i])) local_add(&st->locals, s->while_.iter_args.items[i], s);
 }
 
 static void ssa_list(Ssa *st, StmtList *l, Env *env) {
