@@ -57,6 +57,7 @@ typedef struct Parser {
     bool user_form;                    /* @pl.jit body: constant folding */
     int depth;                         /* expression nesting guard */
     int loop_depth;                    /* for / while bodies around the statement being parsed */
+    int64_t pipeline_clones;           /* product of the pl.pipeline stages around it (0 = 1) */
     int return_line;                   /* user form: the line of the first return, which fixes the
                                           function's return types (0 = none yet) */
     Program *prog;

@@ -551,12 +551,29 @@ static bool parse_for(Parser *p, StmtList *body, Span sp) {
     s->for_.attrs = a.attrs;
     if (k == FK_PIPELINE && a.has_stage) ir_attr_set(p->c, &s->for_.attrs, "pipeline_stages", ir_av_int(a.stage));
     else if (a.has_stage) { front_error(p, ksp, "stage= is only valid for pl.pipeline"); return false; }
+    /* Every stage is a copy of the body with its own buffers, and the copies multiply through nested
+     * pipelines: past 16 the kernel outgrows on-chip memory and the compile time explodes */
+    const AttrVal *stages = ir_attr_get(&s->for_.attrs, "pipeline_stages");
+    int64_t outer = p->pipeline_clones ? p->pipeline_clones : 1, clones = outer;
+    if (stages && (stages->kind != AV_INT || stages->i < 1)) {
+        front_error(p, ksp, "pl.pipeline needs stage >= 1, e.g. stage=2");
+        return false;
+    }
+    /* the product rule binds the user form only: a pass dump nests its own stage=2 loops */
+    if (stages && (stages->i > 16 || ((clones = outer * stages->i) > 16 && p->user_form))) {
+        front_error(p, ksp, "pl.pipeline(stage=%lld)%s: at most 16 copies of a loop body (each holds its own buffers); use stage=2 to 4",
+                    (long long)stages->i, outer > 1 ? " inside another pl.pipeline multiplies the stages" : "");
+        return false;
+    }
     if (!make_iter_args(p, &h, &a, &s->for_.iter_args, sp)) return false;
     if (!front_expect_op(p, ":", "after the for header")) return false;
     YieldCtx y = { 0 };
+    int64_t saved_clones = p->pipeline_clones;
+    p->pipeline_clones = clones;
     p->loop_depth++;
     bool ok = front_parse_block(p, &s->for_.body, &y);
     p->loop_depth--;
+    p->pipeline_clones = saved_clones;
     return ok && finish_loop_body(p, &y, &s->for_.iter_args, &s->for_.return_vars, sp);
 }
 
