@@ -12,7 +12,8 @@
  * Every function returning int returns 0 on success and -1 on failure; the reason is in
  * ptoc_diagnostics(). The library never prints and never exits. A handle is not thread safe (use
  * one per thread); separate handles are independent. Strings returned stay valid until the next
- * call on the same handle that changes them, or until ptoc_program_free. */
+ * call on the same handle that changes them, or until ptoc_program_free. A NULL handle makes every
+ * function fail (-1, NULL or 0) without effect. */
 #ifndef PTOC_H
 #define PTOC_H
 

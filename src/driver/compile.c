@@ -19,7 +19,10 @@
 
 static bool keep_dump(DrvSession *s, const char *file, char *text) {
     bool ok = true;
-    if (s->dump_dir) {
+    if (s->dump_dir && !*s->dump_dir) {
+        diag_error(&s->diag, SPAN_NONE, "the pass dump directory is an empty string; give a directory such as dumps/");
+        ok = false;
+    } else if (s->dump_dir) {
         StrBuf path = {0};
         sb_printf(&path, "%s/%s", s->dump_dir, file);
         if (!base_mkdir_p(s->dump_dir) || !base_write_file(sb_cstr(&path), text, strlen(text))) {
@@ -161,7 +164,7 @@ bool drv_compile_impl(DrvSession *s) {
     drv_compile_reset(s);
     s->diag_base = s->diag.items.len;
     int errors = s->diag.nerrors;          /* earlier errors (a rejected option, a second load) are not this compile's */
-    if (!params_fit_target(s) || !ir_check_scopes(s->prog, &s->diag)) return false;
+    if (!params_fit_target(s) || !ir_check_program(s->prog, &s->diag)) return false;
     if (s->dump_dir || s->keep_dumps || s->opt.verify_roundtrip) {
         StrBuf sb = {0};
         ir_print_program(s->source, &sb, (PrintOpts){ false });

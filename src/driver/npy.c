@@ -69,8 +69,13 @@ static bool parse_shape(const char *s, int64_t *dims, int *rank) {
 
 bool drv_npy_read(const char *path, const DrvParam *prm, void *dst, char *err, size_t errlen) {
     size_t len;
-    char *buf = base_read_file(path, &len);
-    if (!buf) return snprintf(err, errlen, "cannot read '%s'", path), false;
+    /* at most the data plus a generous header: --in NAME=/dev/zero fails at once */
+    size_t max = (size_t)prm->bytes + ((size_t)1 << 20);
+    char *buf = base_read_file_max(path, max, &len);
+    if (!buf && errno == EFBIG)
+        return snprintf(err, errlen, "'%s' is larger than a .npy of parameter '%s' (%lld data bytes) can be", path, prm->name,
+                        (long long)prm->bytes), false;
+    if (!buf) return snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno)), false;
     bool ok = false;
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6)) {
         snprintf(err, errlen, "'%s' is not a .npy file", path);

@@ -63,6 +63,10 @@ static bool put_timeline(DrvSession *s, const char *dir) {
 }
 
 bool drv_write_outputs(DrvSession *s, const char *dir) {
+    if (!*dir) {     /* "" would put the tree at the file system's root ("/ptoas/...") */
+        diag_error(&s->diag, SPAN_NONE, "the output directory is an empty string; give a directory such as out/");
+        return false;
+    }
     bool ok = base_mkdir_p(dir);
     s->out_made[0] = 0;
     if (!ok) {

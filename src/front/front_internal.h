@@ -38,6 +38,7 @@ typedef struct Sym {
     Var *var;             /* NULL for a compile-time constant */
     int64_t cval;
     bool too_big;         /* a module constant whose literal does not fit in int64 */
+    int loop_depth;       /* Parser.loop_depth where var was created */
 } Sym;
 
 typedef struct YieldCtx {  /* the enclosing For/If of a block: where a trailing pl.yield_ goes */
@@ -55,6 +56,10 @@ typedef struct Parser {
     bool failed;
     bool user_form;                    /* @pl.jit body: constant folding */
     int depth;                         /* expression nesting guard */
+    int loop_depth;                    /* for / while bodies around the statement being parsed */
+    int64_t pipeline_clones;           /* product of the pl.pipeline stages around it (0 = 1) */
+    int return_line;                   /* user form: the line of the first return, which fixes the
+                                          function's return types (0 = none yet) */
     Program *prog;
     Function *fn;                      /* function being parsed */
     VEC(Sym) syms;                     /* function scope: one Var per name */

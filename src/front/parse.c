@@ -99,7 +99,7 @@ Sym *front_sym_find(Parser *p, const char *name) {
 void front_rebind(Parser *p, const char *name, Var *v) {
     Sym *s = front_sym_find(p, name);
     if (s) { s->var = v; return; }
-    vec_push(&p->syms, ((Sym){ front_intern(p, name), v, 0, false }));
+    vec_push(&p->syms, ((Sym){ front_intern(p, name), v, 0, false, p->loop_depth }));
 }
 
 Var *front_bind(Parser *p, const char *name, Type *t, Span sp) {
@@ -209,7 +209,7 @@ static void scan_const(Parser *p) {
     /* ordinary Python may hold any integer; only a use of it in the DSL is an error */
     bool fits = !v->too_big && (v->uval <= (uint64_t)INT64_MAX || (neg && v->uval == (uint64_t)INT64_MAX + 1));
     int64_t val = !fits ? 0 : v->uval > (uint64_t)INT64_MAX ? INT64_MIN : neg ? -(int64_t)v->uval : (int64_t)v->uval;
-    vec_push(&p->consts, ((Sym){ n->text, NULL, val, !fits }));
+    vec_push(&p->consts, ((Sym){ n->text, NULL, val, !fits, 0 }));
 }
 
 static void scan_top(Parser *p, Scan *s) {

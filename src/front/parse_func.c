@@ -304,6 +304,7 @@ bool front_is_variable_name(Parser *p, const char *name) {
 bool front_parse_jit(Parser *p, int def_pos) {
     p->pos = def_pos;
     p->user_form = true;
+    p->return_line = 0;
     p->prog = ir_program_new(p->c, front_peek(p, 1)->text);
     Function *f = parse_header(p, -1, false, FT_ORCHESTRATION);
     if (!f) return false;

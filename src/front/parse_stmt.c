@@ -64,14 +64,7 @@ static Stmt *push(Parser *p, StmtList *body, Stmt *s, Span sp) {
 
 /* kind, dtype and static shape agree: an annotation with the value it names, a loop-carried value
  * with what the body yields, the two branches of an if (a pass trusts either side) */
-static bool same_shape_type(const Type *a, const Type *b) {
-    if (!a || !b) return a == b;
-    if (a->kind != b->kind || a->dtype != b->dtype || a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
-        if (a->shape[i]->kind == EX_CONST_INT && b->shape[i]->kind == EX_CONST_INT && a->shape[i]->ci.value != b->shape[i]->ci.value)
-            return false;
-    return true;
-}
+static bool same_shape_type(const Type *a, const Type *b) { return ir_type_same_shape(a, b); }
 
 /* "what is what_a but value is what_b" when the types differ */
 static bool types_agree(Parser *p, Span sp, const char *what, const char *name, const Type *a, const char *how, const Type *b) {
@@ -155,10 +148,20 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
     if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var) &&
         !front_is_variable_name(p, name)) {
         if (s) s->cval = v->ci.value;                        /* a compile-time constant: K = 512 */
-        else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false }));
+        else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false, p->loop_depth }));
         return true;
     }
-    Var *var = front_bind(p, name, annot ? annot : v->type, nsp);
+    Type *t = annot ? annot : v->type;
+    Var *var;
+    if (s && s->var && !same_shape_type(s->var->type, t) && p->loop_depth <= s->loop_depth) {
+        /* Python rebinding to a value of another type: a new variable, so later uses see the new
+         * type. Inside a loop around the old binding the name stays one variable: ConvertToSSA
+         * then reports the type that changes around the loop. */
+        var = ir_var_new(p->c, name, t);
+        var->span = nsp;
+        s->var = var;
+        s->loop_depth = p->loop_depth;
+    } else var = front_bind(p, name, t, nsp);
     push(p, body, ir_assign(p->c, var, v), nsp);
     return true;
 }
@@ -304,14 +307,30 @@ static bool parse_return(Parser *p, StmtList *body) {
     }
     if (!end_of_stmt(p)) return false;
     Function *f = p->fn;
-    if (p->user_form && !f->nreturns && n) {
+    if (p->user_form && !p->return_line) {          /* the first return gives the return types */
+        p->return_line = sp.line;
         f->nreturns = n;
-        f->return_types = ARENA_ARRAY(p->c->arena, Type *, n);
+        f->return_types = ARENA_ARRAY(p->c->arena, Type *, n ? n : 1);
         for (int i = 0; i < n; i++) f->return_types[i] = vals[i]->type;
+    } else if (p->user_form && f->nreturns != n) {
+        front_error(p, sp, "'%s' returns %d value%s here but %d at line %d; every return must give the same values", f->name, n,
+                    n == 1 ? "" : "s", f->nreturns, p->return_line);
+        return false;
     } else if (f->nreturns != n) {
         front_error(p, sp, "'%s' returns %d value%s but its signature declares %d", f->name, n, n == 1 ? "" : "s", f->nreturns);
         return false;
     }
+    for (int i = 0; i < n; i++)
+        if (!same_shape_type(f->return_types[i], vals[i]->type)) {
+            StrBuf want = { 0 }, got = { 0 };
+            ir_print_type(f->return_types[i], &want);
+            ir_print_type(vals[i]->type, &got);
+            front_error(p, vals[i]->span.line ? vals[i]->span : sp, "return value %d of '%s' is %s but %s is declared%s", i, f->name,
+                        sb_cstr(&got), sb_cstr(&want), p->user_form ? " by the first return" : "");
+            sb_free(&want);
+            sb_free(&got);
+            return false;
+        }
     push(p, body, ir_return(p->c, vals, n), sp);
     return true;
 }
@@ -430,6 +449,10 @@ static bool parse_loop_args(Parser *p, LoopArgs *a, const char *kind) {
             Expr *e = front_parse_expr(p);
             if (!e) return false;
             if (!e->type || e->type->kind != TY_SCALAR) { front_error(p, e->span, "loop bounds must be scalars"); return false; }
+            if (dtype_is_float(e->type->dtype)) {      /* Python: range(2.0) is a TypeError */
+                front_error(p, e->span.line ? e->span : t->span, "loop bounds must be integers, got a %s value", dtype_name(e->type->dtype));
+                return false;
+            }
             a->pos[a->npos++] = e;
         }
         if (!front_accept_op(p, ",")) break;
@@ -515,15 +538,43 @@ static bool parse_for(Parser *p, StmtList *body, Span sp) {
     if (!a.npos) { front_error(p, ksp, "%s needs a stop value, e.g. %s(128)", kind, kind); return false; }
     Expr *zero = ir_const_int(p->c, 0, DT_INDEX), *one = ir_const_int(p->c, 1, DT_INDEX);
     Expr *start = a.npos >= 2 ? a.pos[0] : zero, *stop = a.npos >= 2 ? a.pos[1] : a.pos[0], *step = a.npos == 3 ? a.pos[2] : one;
-    Var *lv = front_bind(p, h.loop_name, ir_scalar_type(p->c, DT_INDEX), h.loop_span);
+    Type *index = ir_scalar_type(p->c, DT_INDEX);
+    Sym *prev = front_sym_find(p, h.loop_name);
+    Var *lv;
+    if (prev && prev->var && !same_shape_type(prev->var->type, index)) {   /* the name held another type: a new variable */
+        lv = ir_var_new(p->c, h.loop_name, index);
+        lv->span = h.loop_span;
+        prev->var = lv;
+        prev->loop_depth = p->loop_depth;
+    } else lv = front_bind(p, h.loop_name, index, h.loop_span);
     Stmt *s = push(p, body, ir_for(p->c, lv, start, stop, step, (ForKind)k), sp);
     s->for_.attrs = a.attrs;
     if (k == FK_PIPELINE && a.has_stage) ir_attr_set(p->c, &s->for_.attrs, "pipeline_stages", ir_av_int(a.stage));
     else if (a.has_stage) { front_error(p, ksp, "stage= is only valid for pl.pipeline"); return false; }
+    /* Every stage is a copy of the body with its own buffers, and the copies multiply through nested
+     * pipelines: past 16 the kernel outgrows on-chip memory and the compile time explodes */
+    const AttrVal *stages = ir_attr_get(&s->for_.attrs, "pipeline_stages");
+    int64_t outer = p->pipeline_clones ? p->pipeline_clones : 1, clones = outer;
+    if (stages && (stages->kind != AV_INT || stages->i < 1)) {
+        front_error(p, ksp, "pl.pipeline needs stage >= 1, e.g. stage=2");
+        return false;
+    }
+    /* the product rule binds the user form only: a pass dump nests its own stage=2 loops */
+    if (stages && (stages->i > 16 || ((clones = outer * stages->i) > 16 && p->user_form))) {
+        front_error(p, ksp, "pl.pipeline(stage=%lld)%s: at most 16 copies of a loop body (each holds its own buffers); use stage=2 to 4",
+                    (long long)stages->i, outer > 1 ? " inside another pl.pipeline multiplies the stages" : "");
+        return false;
+    }
     if (!make_iter_args(p, &h, &a, &s->for_.iter_args, sp)) return false;
     if (!front_expect_op(p, ":", "after the for header")) return false;
     YieldCtx y = { 0 };
-    return front_parse_block(p, &s->for_.body, &y) && finish_loop_body(p, &y, &s->for_.iter_args, &s->for_.return_vars, sp);
+    int64_t saved_clones = p->pipeline_clones;
+    p->pipeline_clones = clones;
+    p->loop_depth++;
+    bool ok = front_parse_block(p, &s->for_.body, &y);
+    p->loop_depth--;
+    p->pipeline_clones = saved_clones;
+    return ok && finish_loop_body(p, &y, &s->for_.iter_args, &s->for_.return_vars, sp);
 }
 
 static bool parse_while(Parser *p, StmtList *body, Span sp) {
@@ -532,7 +583,10 @@ static bool parse_while(Parser *p, StmtList *body, Span sp) {
     s->kind = ST_WHILE;
     if (!(s->while_.cond = front_parse_expr(p)) || !front_expect_op(p, ":", "after the while condition")) return false;
     YieldCtx y = { 0 };
-    return front_parse_block(p, &s->while_.body, &y) && finish_loop_body(p, &y, &s->while_.iter_args, &s->while_.return_vars, sp);
+    p->loop_depth++;
+    bool ok = front_parse_block(p, &s->while_.body, &y);
+    p->loop_depth--;
+    return ok && finish_loop_body(p, &y, &s->while_.iter_args, &s->while_.return_vars, sp);
 }
 
 /* ---------------------------------------------------------------- with */

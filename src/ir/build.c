@@ -146,6 +146,21 @@ int64_t ir_type_dim(const Type *t, int i) {
     return t->shape[i]->ci.value;
 }
 
+bool ir_type_same_shape(const Type *a, const Type *b) {
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind || a->dtype != b->dtype || a->rank != b->rank) return false;
+    for (int i = 0; i < a->rank; i++) {
+        int64_t x, y;
+        if (ir_is_const_int(a->shape[i], &x) && ir_is_const_int(b->shape[i], &y) && x != y) return false;
+    }
+    if (a->kind == TY_TUPLE) {
+        if (a->nelems != b->nelems) return false;
+        for (int i = 0; i < a->nelems; i++)
+            if (!ir_type_same_shape(a->elems[i], b->elems[i])) return false;
+    }
+    return true;
+}
+
 int64_t ir_type_numel(const Type *t) {
     int64_t n = 1;
     for (int i = 0; i < t->rank; i++)

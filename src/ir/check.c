@@ -6,7 +6,8 @@
  *     or another region) has nothing to be outlined from;
  *   - pl.spmd / pl.cluster / pl.at at another level: not inside a kernel (the orchestration launches
  *     blocks and clusters), and pl.cluster / other levels not at all;
- *   - no 'return' inside a region (it would return from the kernel, not from the function).
+ *   - no 'return' inside a region (it would return from the kernel, not from the function);
+ *   - no load, move, extract, matmul or slice used as a statement (its result would have no home).
  * Requires: a parsed Program. Produces: located user errors through the sink; true when clean. */
 #include "ir/ir.h"
 
@@ -74,6 +75,19 @@ static void check_list(ScopeCheck *k, const StmtList *l) {
         case ST_IF: check_list(k, &s->if_.then_body); check_list(k, &s->if_.else_body); break;
         case ST_FOR: check_list(k, &s->for_.body); break;
         case ST_WHILE: check_list(k, &s->while_.body); break;
+        case ST_EVAL: {
+            /* an op whose only effect is its result, used as a statement: nothing can hold it (the
+             * backend had no buffer for it) */
+            const Expr *e = s->eval.expr;
+            OpId op = e->kind == EX_CALL ? e->call.op : OP_NONE;
+            if (op == OP_TILE_LOAD || op == OP_TILE_EXTRACT || op == OP_TILE_MOVE || op == OP_TILE_MATMUL ||
+                op == OP_TILE_MATMUL_ACC || op == OP_TILE_MATMUL_BIAS || op == OP_TENSOR_MATMUL || op == OP_TENSOR_SLICE) {
+                diag_error(k->diag, s->span, "the result of %s is discarded: assign it to a variable (x = ...) or remove the call",
+                           ir_op_info(op)->name);
+                k->ok = false;
+            }
+            break;
+        }
         case ST_RETURN:
             if (k->region) {
                 diag_error(k->diag, s->span, "'return' inside a pl.at region (line %d): the region becomes a kernel that returns "
@@ -86,7 +100,7 @@ static void check_list(ScopeCheck *k, const StmtList *l) {
     }
 }
 
-bool ir_check_scopes(const Program *p, DiagSink *diag) {
+bool ir_check_program(const Program *p, DiagSink *diag) {
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
         ScopeCheck k = { p->funcs[i], diag, NULL, true };

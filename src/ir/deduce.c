@@ -356,6 +356,31 @@ static bool arg_mismatch(IrCtx *c, Expr *call, const Function *f, int i) {
     return false;
 }
 
+/* Offsets, shapes and indices are integers (Python: a float slice bound is a TypeError). */
+static bool integer_operand(IrCtx *c, Expr *call, int arg, const char *what) {
+    if (arg >= call->call.nargs) return true;
+    const Expr *e = call->call.args[arg];
+    int n = e->kind == EX_TUPLE ? e->tuple.n : 1;
+    for (int i = 0; i < n; i++) {
+        const Expr *x = e->kind == EX_TUPLE ? e->tuple.items[i] : e;
+        if (x->type && x->type->kind == TY_SCALAR && dtype_is_float(x->type->dtype))
+            return fail(c, call, "%s: %s must be integers, got a %s value", ir_op_info(call->call.op)->name, what, dtype_name(x->type->dtype));
+    }
+    return true;
+}
+
+static bool integer_operands(IrCtx *c, Expr *call) {
+    switch (call->call.op) {
+    case OP_TENSOR_ASSEMBLE: case OP_TILE_ASSEMBLE: return integer_operand(c, call, 2, "the offsets");
+    case OP_TENSOR_SLICE: return integer_operand(c, call, 1, "the shape") && integer_operand(c, call, 2, "the offsets");
+    case OP_TILE_LOAD: return integer_operand(c, call, 1, "the offsets") && integer_operand(c, call, 3, "the valid shape");
+    case OP_TILE_STORE: return integer_operand(c, call, 1, "the offsets");
+    case OP_TILE_EXTRACT: return integer_operand(c, call, 1, "the row") && integer_operand(c, call, 2, "the column");
+    case OP_TILE_SET_VALIDSHAPE: return integer_operand(c, call, 1, "the rows") && integer_operand(c, call, 2, "the columns");
+    default: return true;
+    }
+}
+
 bool ir_deduce_call(IrCtx *c, Expr *call) {
     PTOC_ASSERT(call->kind == EX_CALL, "not a call");
     if (call->call.op == OP_NONE) {
@@ -379,6 +404,7 @@ bool ir_deduce_call(IrCtx *c, Expr *call) {
         if (!ir_op_accepts_kwarg(call->call.op, call->call.kwargs.items[i].key))
             return fail(c, call, "%s has no option '%s' (accepted: %s)", info->name, call->call.kwargs.items[i].key,
                         *info->kwargs ? info->kwargs : "none");
+    if (!integer_operands(c, call)) return false;
     if (info->flags & OPF_TENSOR) return deduce_tensor(c, call);
     int r = deduce_tile_data(c, call);
     if (r >= 0) return r == 1;

@@ -254,6 +254,9 @@ Type *ir_ptr_type(IrCtx *c);
 Type *ir_type_copy(IrCtx *c, const Type *t);          /* shallow copy: new node, shared sub-exprs */
 bool ir_type_static_dims(const Type *t, int64_t *dims);  /* false if any dim is dynamic */
 int64_t ir_type_dim(const Type *t, int i);            /* static dim i (asserts) */
+/* Kind, dtype, rank and static dims agree (MemRef, space, view and layout aside): the value-level
+ * type equality an annotation, a yield or a branch merge must keep. */
+bool ir_type_same_shape(const Type *a, const Type *b);
 int64_t ir_type_numel(const Type *t);                 /* static element count (asserts); INT64_MAX when it overflows */
 /* Bytes of a packed array of `rank` dims of dtype dt; false when the count overflows int64. */
 bool ir_shape_bytes(DType dt, const int64_t *dims, int rank, int64_t *bytes);
@@ -387,9 +390,10 @@ typedef enum {
 bool ir_verify(const Program *p, unsigned props, DiagSink *diag);
 
 /* ---------------------------------------------------------------- user rules (ir/check.c) */
-/* Where scopes may appear (pl.at regions only in Opaque / Orchestration functions and not nested;
- * pl.spmd not inside kernels; pl.cluster and pl.at at other levels not supported): located user
- * errors for the rest. Run before the pass pipeline. */
-bool ir_check_scopes(const Program *p, DiagSink *diag);
+/* The rules a parsed program must keep that no single statement shows: where scopes may appear
+ * (pl.at regions only in Opaque / Orchestration functions, not nested, without 'return'; pl.spmd not
+ * inside kernels; pl.cluster and pl.at at other levels not supported) and no discarded load / move
+ * / extract / matmul / slice. Located user errors; run before the pass pipeline. */
+bool ir_check_program(const Program *p, DiagSink *diag);
 
 #endif

@@ -386,6 +386,14 @@ static void print_target(Pr *pr, const Var *v) {
     if (!pr->o.concise) { sb_puts(pr->out, ": "); print_type_p(pr, v->type); }
 }
 
+/* Before ConvertToSSA one Var per name holds its first type; a later assignment of another kind,
+ * dtype or shape (Python rebinding) is annotated with its value's type, which the parser checks. */
+static void print_assign_target(Pr *pr, const Var *v, const Expr *value) {
+    if (pr->o.concise || !value->type || ir_type_same_shape(v->type, value->type)) { print_target(pr, v); return; }
+    sb_printf(pr->out, "%s: ", var_name(pr, v));
+    print_type_p(pr, value->type);
+}
+
 static void print_yield(Pr *pr, const Stmt *s, const VarList *rv) {
     StrBuf *sb = pr->out;
     if (rv && rv->len == 1) { print_target(pr, rv->items[0]); sb_puts(sb, " = "); }
@@ -500,7 +508,7 @@ static void print_stmt_p(Pr *pr, const Stmt *s, int indent, const VarList *rv) {
     sb_indent(sb, indent);
     switch (s->kind) {
     case ST_ASSIGN:
-        print_target(pr, s->assign.var);
+        print_assign_target(pr, s->assign.var, s->assign.value);
         sb_puts(sb, " = ");
         print_expr_p(pr, s->assign.value, 0);
         break;

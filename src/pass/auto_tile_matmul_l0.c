@@ -381,8 +381,16 @@ static bool walk_list(Walk *w, StmtList *l) {
         Stmt *s = l->items[i];
         if (s->kind == ST_FOR) {
             const AttrVal *st = ir_attr_get(&s->for_.attrs, "pipeline_stages");
-            int64_t saved = w->stages;
-            if (st && st->kind == AV_INT && st->i > 1) w->stages *= st->i;
+            int64_t saved = w->stages, a, b, d, span;
+            if (st && st->kind == AV_INT && st->i > 1) {
+                /* a loop of T iterations has at most T clones, whatever stage= asks (stage=64 over 4
+                 * chunks cut every L0 tile to 1/64 and the kernel to thousands of tiny matmuls) */
+                int64_t clones = st->i;
+                if (ir_is_const_int(s->for_.start, &a) && ir_is_const_int(s->for_.stop, &b) && ir_is_const_int(s->for_.step, &d) &&
+                    d > 0 && b > a && checked_sub(b, a, &span) && (span - 1) / d + 1 < clones)
+                    clones = (span - 1) / d + 1;
+                w->stages *= clones;
+            }
             bool ok = walk_list(w, &s->for_.body);
             w->stages = saved;
             if (!ok) return false;

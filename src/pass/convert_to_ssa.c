@@ -82,6 +82,9 @@ static void check_read(Expr *e, void *ud) {
     if (w->kind == ST_FOR && w->for_.loop_var == e->var)
         diag_error(rc->st->ctx->diag, at, "the loop variable '%s' of the loop at line %d is read after the loop, where it has no "
                    "value; copy it to a variable assigned before the loop", name, w->span.line);
+    else if (e->var->kind == VAR_ITER_ARG)
+        diag_error(rc->st->ctx->diag, at, "the loop-carried '%s' of the loop at line %d is read after the loop; read the loop's "
+                   "result instead (the name pl.yield_ binds)", name, w->span.line);
     else if (w->kind == ST_IF)
         diag_error(rc->st->ctx->diag, at,
                    "'%s' is assigned only in a branch of the if at line %d and read after it, where it may have no value; "
@@ -106,6 +109,24 @@ static void mark_locals(Ssa *st, StmtList *body, const Env *env, const Stmt *whe
     collect_assigned(body, &assigned, st->ctx->ir);
     for (int i = 0; i < assigned.len; i++)
         if (!current(env, assigned.items[i])) local_add(&st->locals, assigned.items[i], where);
+}
+
+/* A value merged at a loop back-edge or after an if has one type in the IR: reassigning a name with
+ * another kind, dtype or shape there (Python allows it) is the user's error. */
+static bool merge_types_agree(Ssa *st, const Stmt *where, const Var *v, const Type *a, const Type *b) {
+    if (ir_type_same_shape(a, b)) return true;
+    StrBuf x = {0}, y = {0};
+    ir_print_type(a, &x);
+    ir_print_type(b, &y);
+    diag_error(st->ctx->diag, where->span, "'%s' is %s %s but %s: a value %s keeps one type; give the new value another name",
+               v->name, sb_cstr(&x), where->kind == ST_IF ? "in one branch of this if" : "before this loop",
+               where->kind == ST_IF ? arena_printf(st->ctx->ir->arena, "%s in the other", sb_cstr(&y))
+                                    : arena_printf(st->ctx->ir->arena, "the loop body makes it %s", sb_cstr(&y)),
+               where->kind == ST_IF ? "merged after an if" : "carried around a loop");
+    sb_free(&x);
+    sb_free(&y);
+    st->failed = true;
+    return false;
 }
 
 /* A definition of *slot: a name that already has a value gets a fresh version. */
@@ -154,6 +175,7 @@ static void ssa_if(Ssa *st, Stmt *s, Env *env) {
         Var *v = assigned.items[i];
         Expr *a = current(&te, v), *b = current(&ee, v);
         if (!a || !b) continue;                  /* defined in one branch only: not visible after */
+        if (!merge_types_agree(st, s, v, a->type, b->type)) { ir_varmap_free(&te); ir_varmap_free(&ee); return; }
         Var *phi = ir_var_new(c, pass_name(st->ctx, v->name, "phi"), a->type);
         ir_varlist_push(c, &s->if_.return_vars, phi);
         tv[n] = a;
@@ -191,6 +213,8 @@ static void ssa_for(Ssa *st, Stmt *s, Env *env) {
         for (int i = 0; i < s->for_.return_vars.len; i++) define(st, &s->for_.return_vars.items[i], env, "ssa");
         mark_locals(st, &s->for_.body, env, s);
         if (!current(env, s->for_.loop_var)) local_add(&st->locals, s->for_.loop_var, s);
+        for (int i = 0; i < s->for_.iter_args.len; i++)
+            if (!current(env, s->for_.iter_args.items[i])) local_add(&st->locals, s->for_.iter_args.items[i], s);
         return;
     }
     VarList assigned = {0};
@@ -221,6 +245,7 @@ static void ssa_for(Ssa *st, Stmt *s, Env *env) {
         Expr **ys = ARENA_ARRAY(c->arena, Expr *, n);
         for (int i = 0; i < n; i++) {
             ys[i] = current(&be, carried[i]);
+            if (!merge_types_agree(st, s, carried[i], s->for_.iter_args.items[i]->type, ys[i]->type)) { ir_varmap_free(&be); return; }
             Var *rv = ir_var_new(c, pass_name(st->ctx, carried[i]->name, "rv"), ys[i]->type);
             ir_varlist_push(c, &s->for_.return_vars, rv);
             ir_varmap_put(env, carried[i], ir_ref(rv));
@@ -242,6 +267,8 @@ static void ssa_while(Ssa *st, Stmt *s, Env *env) {
     ir_varmap_free(&be);
     for (int i = 0; i < s->while_.return_vars.len; i++) define(st, &s->while_.return_vars.items[i], env, "ssa");
     mark_locals(st, &s->while_.body, env, s);
+    for (int i = 0; i < s->while_.iter_args.len; i++)
+        if (!current(env, s->while_.iter_args.items[i])) local_add(&st->locals, s->while_.iter_args.items[i], s);
 }
 
 static void ssa_list(Ssa *st, StmtList *l, Env *env) {

@@ -57,6 +57,21 @@ static void emit_clone(Lower *lw, Stmt *loop, Expr *iv, Expr **cur, StmtList *ou
     ir_varmap_free(&m);
 }
 
+/* A peeled clone runs one iteration with a constant loop value: an op whose window that value puts
+ * out of bounds (an extract at k = 508 of a 512-wide tile) is the user's error, found here by
+ * deducing a copy of each call (types stay as they are). */
+typedef struct { Lower *lw; const Stmt *loop; int64_t value; bool ok; } PeelCheck;
+
+static void check_peeled_call(Expr *e, void *ud) {
+    PeelCheck *pc = ud;
+    if (!pc->ok || e->kind != EX_CALL || e->call.op == OP_NONE) return;
+    Expr copy = *e;
+    if (ir_deduce_call(pc->lw->ctx->ir, &copy)) return;
+    diag_add(pc->lw->ctx->diag, DIAG_NOTE, pc->loop->span, NULL, "in the iteration %s = %lld of this loop (pl.pipeline peels the last ones)",
+             pc->loop->for_.loop_var->name, (long long)pc->value);
+    pc->ok = false;
+}
+
 static Expr *iv_plus(IrCtx *c, Expr *iv, int64_t off) {
     return off ? ir_binary(c, BIN_ADD, iv, ir_const_int(c, off, DT_INDEX)) : iv;
 }
@@ -101,8 +116,14 @@ static bool lower_loop(Lower *lw, StmtList *l, int *at) {
         for (int k = 0; k < nc; k++) cur[k] = loop->for_.iter_args.items[k]->init;
     }
     int64_t base = start + main_trips * F * step;
-    for (int j = 0; j < rest; j++)
+    for (int j = 0; j < rest; j++) {
+        int first = repl.len;
         emit_clone(lw, loop, ir_const_int(c, base + j * step, DT_INDEX), cur, &repl, group, j);
+        PeelCheck pc = { lw, loop, base + j * step, true };
+        StmtList clone = { repl.items + first, repl.len - first, repl.len - first };
+        ir_visit_exprs(&clone, check_peeled_call, &pc);
+        if (!pc.ok) return false;
+    }
     if (rest || main_trips == 0)
         for (int k = 0; k < nc; k++) ir_list_push(c, &repl, ir_assign(c, loop->for_.return_vars.items[k], cur[k]));
     memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at - 1));

@@ -40,6 +40,7 @@ run directory 1 run "$TMP" && has directory-msg "$ERR" "'$TMP' is a directory"
 hasnt directory-not-jit "$ERR" "no @pl.jit function"
 run devzero 1 compile /dev/zero && has devzero-msg "$ERR" "'/dev/zero' is larger than 16 MiB"
 run devzero-json 1 run /dev/zero --json && json_lines devzero-json-valid "$OUT"
+run devzero-npy 1 run examples/matmul.py --in a=/dev/zero && has devzero-npy-msg "$ERR" "'/dev/zero' is larger than a .npy of parameter 'a'"
 
 # ---- bytes that are not UTF-8 in names and text reaching JSON ----
 NAME=$(printf "$TMP/caf\xe9.py")
@@ -75,6 +76,12 @@ run out-unwritable 1 run examples/matmul.py --out "c=$TMP/nodir/c.npy"
 last_line out-verdict "$OUT" "FAIL: cannot write '$TMP/nodir/c.npy': No such file or directory"
 run dump-unwritable 1 compile examples/matmul.py --dump-passes "$TMP/file/d"
 has dump-msg "$ERR" "cannot write the pass dump '$TMP/file/d/00_frontend.py': Not a directory"
+
+# an empty directory name used to mean the file system's root ("" + "/ptoas/...")
+run out-empty 1 compile examples/matmul.py -o "" && has out-empty-msg "$ERR" "the output directory is an empty string"
+run dump-empty 1 compile examples/matmul.py --dump-passes "" && has dump-empty-msg "$ERR" "the pass dump directory is an empty string"
+run keep-empty 1 run examples/matmul.py --keep ""
+last_line keep-empty-verdict "$OUT" "FAIL: the output directory is an empty string; give a directory such as out/"
 
 # ---- deps.json is the same for two identical runs (no host addresses in it) ----
 run deps-1 0 run tests/e2e/mm_chain.py --keep "$TMP/k1"

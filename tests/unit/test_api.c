@@ -388,6 +388,22 @@ TEST(test_control_flow_is_not_constant) {
     check_rows_copied("carried.py", text);
 }
 
+TEST(test_null_handle_and_buffers) {
+    CHECK_EQ_INT(ptoc_set_option(NULL, "target", "a5"), -1);
+    CHECK_EQ_INT(ptoc_load_text(NULL, "x.py", "", NULL), -1);
+    CHECK_EQ_INT(ptoc_compile(NULL), -1);
+    CHECK_EQ_INT(ptoc_run_random(NULL), -1);
+    CHECK(ptoc_entry_name(NULL) == NULL && ptoc_num_params(NULL) == 0 && ptoc_param_name(NULL, 0) == NULL);
+    CHECK_CONTAINS(ptoc_diagnostics(NULL), "NULL ptoc_program handle");
+    CHECK_CONTAINS(ptoc_report_json(NULL), "\"ok\":false");
+    ptoc_program_free(NULL);
+    ptoc_program *p = ptoc_program_new();
+    CHECK_EQ_INT(ptoc_load_text(p, "two.py", TWO, "first"), 0);
+    CHECK_EQ_INT(ptoc_run(p, NULL, 3), -1);
+    CHECK_CONTAINS(ptoc_diagnostics(p), "ptoc_run: bufs is NULL");
+    ptoc_program_free(p);
+}
+
 int main(void) {
     RUN(test_options);
     RUN(test_load_errors);
@@ -401,5 +417,6 @@ int main(void) {
     RUN(test_bad_sources);
     RUN(test_kernel_division_by_zero);
     RUN(test_control_flow_is_not_constant);
+    RUN(test_null_handle_and_buffers);
     return test_summary();
 }

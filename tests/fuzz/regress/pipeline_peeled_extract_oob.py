@@ -1,0 +1,21 @@
+# pypto.program: matmul
+import pypto.language as pl
+
+
+@pl.program
+class matmul:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def matmul_incore_0(self, a: pl.Tensor[[128, 512], pl.FP16], b: pl.Tensor[[512, 128], pl.FP16], c: pl.Out[pl.Tensor[[128, 128], pl.FP32]]) -> pl.Tensor[[1228, 128], pl.FP32]:
+        a__tile: pl.Tile[[128, 512], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [128, 512], [128, 512], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        b__tile: pl.Tile[[512, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [512, 128], [512, 128], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        t__l0_init_v0: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.create([128, 128], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for ko__idx_v1, (t__iter_v2,) in pl.pipeline(0, 512, 127, init_values=(t__l0_init_v0,), stage=2):
+            t__l0a_v3: pl.Tile[[128, 128], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile, 0, ko__idx_v1, [128, 128], target_memory=pl.Mem.Left)
+            t__l0b_v4: pl.Tile[[128, 128], pl.FP16, pl.Mem.Right] = pl.tile.extract(b__tile, ko__idx_v1, 0, [128, 128], target_memory=pl.Mem.Right)
+            t__acc_v5: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(t__iter_v2, t__l0a_v3, t__l0b_v4, ko__idx_v1 == 0)
+            t__rv_v6: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(t__acc_v5)
+        c__store: pl.Tensor[[128, 128], pl.FP32] = pl.tile.store(t__rv_v6, [0, 0], c)
+        return c
+
+    @pl.functib, c)
+        return c__ssa_v0
