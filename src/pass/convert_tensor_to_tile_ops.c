@@ -137,15 +137,51 @@ static bool convert_assemble(Conv *cv, Stmt *s) {
 
 static bool only_feeds_matmul(Function *f, Var *v);
 
+/* The user's spelling of an SSA name: x__ssa_v2, x__iter_v1, x__rv_v3 -> x. */
+static int user_name_len(const char *name) {
+    const char *cut = strstr(name, "__");
+    return cut ? (int)(cut - name) : (int)strlen(name);
+}
+
+/* A name carried around a loop or merged by an if holds a tensor before it and, once the body's
+ * matmuls became tiles, an on-chip tile inside it: 't = pl.matmul(...)' where t is a tensor (a
+ * parameter) rebinds the name, it does not write the tensor. The carried value would need a type
+ * for both, so this is a user error with the two fixes. */
+static bool carried_types_agree(PassCtx *ctx, const StmtList *body, const VarList *carried, const char *what, Span at) {
+    if (!body->len || body->items[body->len - 1]->kind != ST_YIELD) return true;
+    const Stmt *y = body->items[body->len - 1];
+    for (int i = 0; i < y->yield.n && i < carried->len; i++) {
+        const Var *v = carried->items[i];
+        if (y->yield.values[i]->type->kind != TY_TILE || v->type->kind != TY_TENSOR) continue;
+        int n = user_name_len(v->name);
+        const Expr *val = y->yield.values[i];
+        const Stmt *def = val->kind == EX_VAR ? def_of((StmtList *)body, val->var) : NULL;
+        if (def && def->span.file) at = def->span;
+        diag_error(ctx->diag, at,
+                   "'%.*s' is a tensor before this %s and an on-chip matmul result inside it: assigning to a name "
+                   "rebinds it and does not write the tensor; write into it with '%.*s[rows, cols] = ...' (or "
+                   "pl.assemble), or give the result a new name",
+                   n, v->name, what, n, v->name);
+        return false;
+    }
+    return true;
+}
+
 static bool convert_list(PassCtx *ctx, Function *f, StmtList *l, Loaded *cache, int *ncache, bool top) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         Conv cv = { ctx, f, l, &i, cache, ncache, top };
-        if (s->kind == ST_FOR && !convert_list(ctx, f, &s->for_.body, cache, ncache, false)) return false;
-        if (s->kind == ST_IF && (!convert_list(ctx, f, &s->if_.then_body, cache, ncache, false) ||
-                                 !convert_list(ctx, f, &s->if_.else_body, cache, ncache, false)))
+        if (s->kind == ST_FOR && (!convert_list(ctx, f, &s->for_.body, cache, ncache, false) ||
+                                  !carried_types_agree(ctx, &s->for_.body, &s->for_.iter_args, "loop", s->span)))
             return false;
-        if (s->kind == ST_WHILE && !convert_list(ctx, f, &s->while_.body, cache, ncache, false)) return false;
+        if (s->kind == ST_IF && (!convert_list(ctx, f, &s->if_.then_body, cache, ncache, false) ||
+                                 !convert_list(ctx, f, &s->if_.else_body, cache, ncache, false) ||
+                                 !carried_types_agree(ctx, &s->if_.then_body, &s->if_.return_vars, "if", s->span) ||
+                                 !carried_types_agree(ctx, &s->if_.else_body, &s->if_.return_vars, "if", s->span)))
+            return false;
+        if (s->kind == ST_WHILE && (!convert_list(ctx, f, &s->while_.body, cache, ncache, false) ||
+                                    !carried_types_agree(ctx, &s->while_.body, &s->while_.iter_args, "loop", s->span)))
+            return false;
         if (s->kind == ST_SCOPE && !convert_list(ctx, f, &s->scope.body, cache, ncache, top)) return false;
         Expr *call = pass_stmt_call(s);
         if (!call || call->call.op == OP_NONE || !(ir_op_info(call->call.op)->flags & OPF_TENSOR)) continue;
