@@ -302,6 +302,54 @@ static void emit_dps(Pto *p, const MirInst *i, const char *name, const int *srcs
     sb_free(&c);
 }
 
+/* A vector instruction: pto.<op> ins(sources[, scalar] : types) outs(dst : type) {attributes}. A
+ * constant scalar is an arith.constant of the destination's element type; an integer scalar
+ * expression an index value cast to it. */
+static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
+    MirVecKind vk = mir_vop_kind(i->vop);
+    const MirBuf *d = &p->k->bufs[i->dst];
+    StrBuf sc = { 0 };
+    bool has_scalar = vk == MVK_SCALAR || vk == MVK_FILL;
+    if (has_scalar) {
+        const char *et = dtype_pto(d->dtype);
+        new_tmp(p, &sc);
+        if (i->scalar) {
+            StrBuf v = { 0 };
+            expr(p, i->scalar, o, ind, &v);
+            sb_indent(o, ind);
+            if (dtype_is_float(d->dtype)) sb_printf(o, "%s = arith.sitofp %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
+            else sb_printf(o, "%s = arith.index_cast %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
+            sb_free(&v);
+        } else {
+            sb_indent(o, ind);
+            if (dtype_is_float(d->dtype)) sb_printf(o, "%s = arith.constant %.17g : %s\n", sb_cstr(&sc), i->imm, et);
+            else sb_printf(o, "%s = arith.constant %lld : %s\n", sb_cstr(&sc), (long long)i->imm, et);
+        }
+    }
+    int srcs[2], n = 0;
+    if (i->src0 >= 0) srcs[n++] = i->src0;
+    if (i->src1 >= 0) srcs[n++] = i->src1;
+    sb_indent(o, ind);
+    sb_printf(o, "pto.%s ins(", mir_vop_pto(i->vop));
+    for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); bname(p, srcs[j], o); }
+    if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", sb_cstr(&sc));
+    sb_puts(o, " : ");
+    for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); tile_type(p, srcs[j], o); }
+    if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", dtype_pto(d->dtype));
+    sb_puts(o, ") outs(");
+    bname(p, i->dst, o);
+    sb_puts(o, " : ");
+    tile_type(p, i->dst, o);
+    sb_putc(o, ')');
+    if (vk == MVK_CAST) {
+        static const char *const rm[] = { "NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD" };
+        sb_printf(o, " {rmode = #pto<round_mode %s>}", i->mode >= 0 && i->mode <= 6 ? rm[i->mode] : "ROUND");
+    }
+    if (vk == MVK_FILLPAD) sb_printf(o, " {pad = %d}", i->mode);
+    loc(i, o);
+    sb_free(&sc);
+}
+
 static void emit_sync(const MirInst *i, StrBuf *o, int ind) {
     sb_indent(o, ind);
     if (i->op == MI_BARRIER) {
@@ -359,6 +407,7 @@ static void emit_inst(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     case MI_TEXTRACT: emit_dps(p, i, "textract", &i->src0, 1, true, o, ind); return;
     case MI_TINSERT: emit_dps(p, i, "tinsert", &i->src0, 1, true, o, ind); return;
     case MI_TMOV: emit_dps(p, i, "tmov", &i->src0, 1, false, o, ind); return;
+    case MI_VOP: emit_vop(p, i, o, ind); return;
     case MI_TMATMUL: { int s[2] = { i->src0, i->src1 }; emit_dps(p, i, "tmatmul", s, 2, false, o, ind); return; }
     case MI_TMATMUL_ACC: {
         int s[3] = { i->src2 >= 0 ? i->src2 : i->dst, i->src0, i->src1 };

@@ -53,6 +53,14 @@ bool dtype_is_supported(DType t);
  * float); FP32 and the narrow float types without a byte layout round to float. */
 double dtype_round_float(DType t, double v);
 DType dtype_from_name(const char *s);     /* DT_NONE when unknown */
+/* Rounding modes of a vector cast (spec/ops.md §4.4), the values of the ISA's RoundMode. */
+enum { DT_ROUND_NONE = 0, DT_ROUND_RINT, DT_ROUND_ROUND, DT_ROUND_FLOOR, DT_ROUND_CEIL, DT_ROUND_TRUNC, DT_ROUND_ODD };
+const char *dtype_round_name(int mode);   /* "rint"; NULL when out of range */
+/* v (a value of dtype from) converted to dtype to with rounding mode `mode`, the mode honoured for
+ * every conversion (spec/ops.md decision 6): to a float type the nearest representable value per the
+ * mode (none = rint); float to integer rounds per the mode (none = truncate) then saturates; integer
+ * to integer wraps two's-complement; to BOOL: v != 0. */
+double dtype_convert(DType to, DType from, double v, int mode);
 /* One packed element of type t at p, as a double (FP16/BF16 bit patterns, FP32, bool, integers);
  * 0 for types without a byte layout (sub-byte, FP8). */
 double dtype_read(DType t, const void *p);

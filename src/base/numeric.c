@@ -93,3 +93,94 @@ int64_t floordiv_i64(int64_t a, int64_t b) {
 int64_t floormod_i64(int64_t a, int64_t b) {
     return (int64_t)((uint64_t)a - (uint64_t)floordiv_i64(a, b) * (uint64_t)b);
 }
+
+/* ---- conversions with a rounding mode (vector cast, spec/ops.md §4.4 and decision 6) ---- */
+
+/* The float-dtype neighbour of x (a value of dtype t) one ulp away in direction dir (+1 / -1). */
+static double float_step(DType t, double x, int dir) {
+    if (t == DT_FP32) return nextafterf((float)x, dir > 0 ? INFINITY : -INFINITY);
+    uint16_t h = t == DT_FP16 ? f32_to_fp16((float)x) : f32_to_bf16((float)x);
+    uint16_t sign = h & 0x8000, mag = h & 0x7fff;
+    if (mag == 0) {                                           /* from zero: the smallest subnormal */
+        h = (uint16_t)(dir > 0 ? 0x0001 : 0x8001);
+    } else if ((dir > 0) == (sign == 0)) h = (uint16_t)(h + 1);   /* away from zero */
+    else h = (uint16_t)(h - 1);
+    return t == DT_FP16 ? fp16_to_f32(h) : bf16_to_f32(h);
+}
+
+static bool float_lsb_odd(DType t, double x) {
+    if (t == DT_FP32) { float f = (float)x; return f2u(f) & 1; }
+    uint16_t h = t == DT_FP16 ? f32_to_fp16((float)x) : f32_to_bf16((float)x);
+    return h & 1;
+}
+
+static double round_to_float(DType t, double v, int mode) {
+    double r = dtype_round_float(t, v);               /* nearest, ties to even */
+    if (r == v || v != v || mode == DT_ROUND_RINT || mode == DT_ROUND_NONE) return r;
+    if (isinf(r) && !isinf(v)) {                       /* overflowed: the largest finite is the other side */
+        double big = float_step(t, r, r > 0 ? -1 : 1);
+        double lo = r > 0 ? big : r, hi = r > 0 ? r : big;
+        switch (mode) {
+        case DT_ROUND_FLOOR: return lo;
+        case DT_ROUND_CEIL: return hi;
+        case DT_ROUND_TRUNC: return v > 0 ? lo : hi;
+        default: return r;
+        }
+    }
+    double lo = r < v ? r : float_step(t, r, -1), hi = r > v ? r : float_step(t, r, 1);
+    switch (mode) {
+    case DT_ROUND_FLOOR: return lo;
+    case DT_ROUND_CEIL: return hi;
+    case DT_ROUND_TRUNC: return v > 0 ? lo : hi;
+    case DT_ROUND_ROUND:
+    case DT_ROUND_ODD: {
+        double dl = v - lo, dh = hi - v;
+        if (dl != dh) return dl < dh ? lo : hi;
+        if (mode == DT_ROUND_ROUND) return v > 0 ? hi : lo;  /* ties away from zero */
+        return float_lsb_odd(t, lo) ? lo : hi;               /* ties to the odd neighbour */
+    }
+    default: return r;
+    }
+}
+
+static double round_to_integer(double v, int mode) {
+    switch (mode) {
+    case DT_ROUND_RINT: return nearbyint(v);
+    case DT_ROUND_ROUND: return round(v);
+    case DT_ROUND_FLOOR: return floor(v);
+    case DT_ROUND_CEIL: return ceil(v);
+    case DT_ROUND_ODD: {
+        double f = floor(v), d = v - f;
+        if (d != 0.5) return d < 0.5 ? f : f + 1;
+        return fmod(f, 2.0) != 0 ? f : f + 1;
+    }
+    default: return trunc(v);                          /* NONE, TRUNC: the C conversion */
+    }
+}
+
+static double wrap_int(DType to, double v) {
+    int bits = dtype_bits(to);
+    if (bits >= 64) return v;
+    uint64_t m = (uint64_t)(int64_t)v & ((UINT64_C(1) << bits) - 1);
+    if (dtype_is_signed(to) && (m >> (bits - 1))) return (double)(int64_t)(m | ~((UINT64_C(1) << bits) - 1));
+    return (double)m;
+}
+
+static double saturate_int(DType to, double v) {
+    int bits = dtype_bits(to);
+    double lo = dtype_is_signed(to) ? -ldexp(1.0, bits - 1) : 0.0, hi = dtype_is_signed(to) ? ldexp(1.0, bits - 1) - 1 : ldexp(1.0, bits) - 1;
+    if (v != v) return 0.0;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+double dtype_convert(DType to, DType from, double v, int mode) {
+    if (to == DT_BOOL) return v != 0;
+    if (dtype_is_float(to)) return round_to_float(to, v, mode);
+    if (dtype_is_float(from)) return saturate_int(to, round_to_integer(v, mode));
+    return wrap_int(to, v);
+}
+
+const char *dtype_round_name(int mode) {
+    static const char *const names[] = { "none", "rint", "round", "floor", "ceil", "trunc", "odd" };
+    return mode >= 0 && mode <= DT_ROUND_ODD ? names[mode] : NULL;
+}

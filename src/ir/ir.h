@@ -35,6 +35,7 @@ enum {
     OPF_CUBE = 1 << 5,            /* matmul family: output in Acc, runs on the cube */
     OPF_NOT_INPLACE_SAFE = 1 << 6,/* output may not share an input's buffer */
     OPF_ALLOC_ONLY = 1 << 7,      /* allocation only, no instruction */
+    OPF_VEC = 1 << 8,             /* vector-unit op (spec/ops.md): tile form on the V pipe, Vec tiles */
 };
 
 typedef enum {

@@ -6,6 +6,15 @@
 static const char *pipe_names[PIPE_COUNT] = { "S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX" };
 const char *mir_pipe_name(Pipe p) { return p >= 0 && p < PIPE_COUNT ? pipe_names[p] : "NONE"; }
 
+static const struct { const char *pto; MirVecKind kind; MirVecFn fn; } vops[VOP_COUNT] = {
+#define X(id, pto, kind, fn) { pto, kind, fn },
+    MIR_VOPS(X)
+#undef X
+};
+const char *mir_vop_pto(MirVecOp v) { return v >= 0 && v < VOP_COUNT ? vops[v].pto : "?"; }
+MirVecKind mir_vop_kind(MirVecOp v) { PTOC_ASSERT(v >= 0 && v < VOP_COUNT, "bad vector op %d", (int)v); return vops[v].kind; }
+MirVecFn mir_vop_fn(MirVecOp v) { PTOC_ASSERT(v >= 0 && v < VOP_COUNT, "bad vector op %d", (int)v); return vops[v].fn; }
+
 Kernel *mir_kernel_new(Arena *a, const char *name, CoreKind core) {
     Kernel *k = ARENA_NEW(a, Kernel);
     k->arena = a;
@@ -200,6 +209,14 @@ bool mir_inst_access(const Kernel *k, const MirInst *i, MirAccess *reads, int *n
         reads[nr++] = buf_access(k, i->src0); reads[nr++] = buf_access(k, i->src1);
         if (i->src2 >= 0) reads[nr++] = buf_access(k, i->src2);
         writes[nw++] = buf_access(k, i->dst); break;
+    case MI_VOP:                       /* a tmp operand (src1 of a reduction) is scratch: written */
+        if (i->src0 >= 0) reads[nr++] = buf_access(k, i->src0);
+        if (i->src1 >= 0) {
+            MirVecKind vk = mir_vop_kind(i->vop);
+            if (vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE) writes[nw++] = buf_access(k, i->src1);
+            else reads[nr++] = buf_access(k, i->src1);
+        }
+        writes[nw++] = buf_access(k, i->dst); break;
     default:
         *nreads = *nwrites = 0;
         return false;
@@ -227,6 +244,7 @@ Pipe mir_pipe_for(const Kernel *k, MirOp op, int dst, int src0) {
         return PIPE_V;
     case MI_TINSERT: return PIPE_FIX;
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS: return PIPE_M;
+    case MI_VOP: return PIPE_V;
     default: return PIPE_NONE;
     }
 }
@@ -259,7 +277,7 @@ void mir_print_expr(const Kernel *k, const MirExpr *e, StrBuf *out) {
 }
 
 static const char *op_names[] = { "tload", "tstore", "textract", "tmov", "tmatmul", "tmatmul.acc", "tmatmul.bias",
-                                  "tinsert", "set_flag", "wait_flag", "pipe_barrier", "for", "if" };
+                                  "tinsert", "vop", "set_flag", "wait_flag", "pipe_barrier", "for", "if" };
 
 static void dump_block(const Kernel *k, const MirBlock *b, StrBuf *out, int ind);
 
@@ -288,7 +306,7 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
     case MI_BARRIER: sb_printf(out, "pipe_barrier(%s)\n", mir_pipe_name(i->pipe)); return;
     default: break;
     }
-    sb_printf(out, "%-12s [%s]", op_names[i->op], mir_pipe_name(i->pipe));
+    sb_printf(out, "%-12s [%s]", i->op == MI_VOP ? mir_vop_pto(i->vop) : op_names[i->op], mir_pipe_name(i->pipe));
     if (i->dst >= 0) sb_printf(out, " dst=%s", k->bufs[i->dst].name);
     if (i->src0 >= 0) sb_printf(out, " src0=%s", k->bufs[i->src0].name);
     if (i->src1 >= 0) sb_printf(out, " src1=%s", k->bufs[i->src1].name);
@@ -303,6 +321,15 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
         sb_putc(out, ')');
     }
     if (i->atomic_add) sb_puts(out, " atomic_add");
+    if (i->op == MI_VOP) {
+        MirVecKind vk = mir_vop_kind(i->vop);
+        if (vk == MVK_SCALAR || vk == MVK_FILL) {
+            sb_puts(out, " s=");
+            if (i->scalar) mir_print_expr(k, i->scalar, out);
+            else sb_printf(out, "%.17g", i->imm);
+        }
+        if (vk == MVK_CAST || vk == MVK_FILLPAD) sb_printf(out, " mode=%d", i->mode);
+    }
     sb_putc(out, '\n');
 }
 

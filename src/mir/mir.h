@@ -72,6 +72,67 @@ typedef struct MirBuf {
     bool compact;
 } MirBuf;
 
+/* ---- vector instructions (MI_VOP), spec/ops.md ----
+ * X(id, pto name, kind, fn). kind says which operands the instruction uses; fn the element
+ * combination of binary, scalar and expand forms. */
+typedef enum {
+    MVK_BINARY,      /* dst = src0 fn src1                 (identical valid shapes) */
+    MVK_SCALAR,      /* dst = src0 fn s                     s = scalar (MirExpr) or imm, in dst's dtype */
+    MVK_UNARY,       /* dst = f(src0) */
+    MVK_CAST,        /* dst = convert(src0) to dst's dtype, mode = MirRound */
+    MVK_FILL,        /* dst valid region = s */
+    MVK_FILLPAD,     /* dst = src0 inside src0's valid region, pad value (mode = PadValue) elsewhere; dst whole */
+    MVK_ROW_REDUCE,  /* dst[r, 0] = fn over the valid columns of src0 row r; src1 = tmp (unused) */
+    MVK_COL_REDUCE,  /* dst[0, c] = fn over the valid rows of src0 column c; src1 = tmp or -1 */
+    MVK_ROW_EXPAND,  /* dst[r, c] = src0[r, c] fn src1[r, 0]  (fn NONE: src1[r, 0]; src0 = -1) */
+    MVK_COL_EXPAND,  /* dst[r, c] = src0[r, c] fn src1[0, c]  (fn NONE: src1[0, c]; src0 = -1) */
+} MirVecKind;
+typedef enum { MVF_NONE, MVF_ADD, MVF_SUB, MVF_MUL, MVF_DIV, MVF_MAX, MVF_MIN } MirVecFn;
+typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND_TRUNC, MRND_ODD } MirRound;
+
+#define MIR_VOPS(X)                                                                        \
+    X(ADD, "tadd", MVK_BINARY, MVF_ADD) X(SUB, "tsub", MVK_BINARY, MVF_SUB)                 \
+    X(MUL, "tmul", MVK_BINARY, MVF_MUL) X(DIV, "tdiv", MVK_BINARY, MVF_DIV)                 \
+    X(MAX, "tmax", MVK_BINARY, MVF_MAX) X(MIN, "tmin", MVK_BINARY, MVF_MIN)                 \
+    X(ADDS, "tadds", MVK_SCALAR, MVF_ADD) X(SUBS, "tsubs", MVK_SCALAR, MVF_SUB)             \
+    X(MULS, "tmuls", MVK_SCALAR, MVF_MUL) X(DIVS, "tdivs", MVK_SCALAR, MVF_DIV)             \
+    X(MAXS, "tmaxs", MVK_SCALAR, MVF_MAX) X(MINS, "tmins", MVK_SCALAR, MVF_MIN)             \
+    X(EXP, "texp", MVK_UNARY, MVF_NONE) X(LOG, "tlog", MVK_UNARY, MVF_NONE)                 \
+    X(SQRT, "tsqrt", MVK_UNARY, MVF_NONE) X(RSQRT, "trsqrt", MVK_UNARY, MVF_NONE)           \
+    X(RECIP, "trecip", MVK_UNARY, MVF_NONE) X(ABS, "tabs", MVK_UNARY, MVF_NONE)             \
+    X(NEG, "tneg", MVK_UNARY, MVF_NONE) X(RELU, "trelu", MVK_UNARY, MVF_NONE)               \
+    X(CVT, "tcvt", MVK_CAST, MVF_NONE)                                                      \
+    X(EXPANDS, "texpands", MVK_FILL, MVF_NONE)                                              \
+    X(FILLPAD, "tfillpad", MVK_FILLPAD, MVF_NONE)                                           \
+    X(ROWSUM, "trowsum", MVK_ROW_REDUCE, MVF_ADD) X(ROWMAX, "trowmax", MVK_ROW_REDUCE, MVF_MAX) \
+    X(ROWMIN, "trowmin", MVK_ROW_REDUCE, MVF_MIN)                                           \
+    X(COLSUM, "tcolsum", MVK_COL_REDUCE, MVF_ADD) X(COLMAX, "tcolmax", MVK_COL_REDUCE, MVF_MAX) \
+    X(COLMIN, "tcolmin", MVK_COL_REDUCE, MVF_MIN)                                           \
+    X(ROWEXPAND, "trowexpand", MVK_ROW_EXPAND, MVF_NONE)                                    \
+    X(ROWEXPANDADD, "trowexpandadd", MVK_ROW_EXPAND, MVF_ADD)                               \
+    X(ROWEXPANDSUB, "trowexpandsub", MVK_ROW_EXPAND, MVF_SUB)                               \
+    X(ROWEXPANDMUL, "trowexpandmul", MVK_ROW_EXPAND, MVF_MUL)                               \
+    X(ROWEXPANDDIV, "trowexpanddiv", MVK_ROW_EXPAND, MVF_DIV)                               \
+    X(ROWEXPANDMAX, "trowexpandmax", MVK_ROW_EXPAND, MVF_MAX)                               \
+    X(ROWEXPANDMIN, "trowexpandmin", MVK_ROW_EXPAND, MVF_MIN)                               \
+    X(COLEXPAND, "tcolexpand", MVK_COL_EXPAND, MVF_NONE)                                    \
+    X(COLEXPANDADD, "tcolexpandadd", MVK_COL_EXPAND, MVF_ADD)                               \
+    X(COLEXPANDSUB, "tcolexpandsub", MVK_COL_EXPAND, MVF_SUB)                               \
+    X(COLEXPANDMUL, "tcolexpandmul", MVK_COL_EXPAND, MVF_MUL)                               \
+    X(COLEXPANDDIV, "tcolexpanddiv", MVK_COL_EXPAND, MVF_DIV)                               \
+    X(COLEXPANDMAX, "tcolexpandmax", MVK_COL_EXPAND, MVF_MAX)                               \
+    X(COLEXPANDMIN, "tcolexpandmin", MVK_COL_EXPAND, MVF_MIN)
+
+typedef enum {
+#define X(id, pto, kind, fn) VOP_##id,
+    MIR_VOPS(X)
+#undef X
+    VOP_COUNT
+} MirVecOp;
+const char *mir_vop_pto(MirVecOp v);          /* "tadd" (the .pto op is "pto." + this) */
+MirVecKind mir_vop_kind(MirVecOp v);
+MirVecFn mir_vop_fn(MirVecOp v);
+
 /* ---- instructions ---- */
 typedef enum {
     MI_TLOAD,        /* dst buf <- GM param window at off (mir_gm_noff entries) of dst valid size  MTE2 */
@@ -82,6 +143,7 @@ typedef enum {
     MI_TMATMUL_ACC,  /* dst(acc) = src2(acc in, usually == dst) + src0 * src1                         M */
     MI_TMATMUL_BIAS, /* dst(acc) = src0 * src1 + src2(bias)                                          M */
     MI_TINSERT,      /* dst buf window at (off[0], off[1]) <- src0                                   FIX */
+    MI_VOP,          /* vector instruction vop (MirVecOp) on Vec buffers                            V */
     MI_SET_FLAG,     /* set (src_pipe -> dst_pipe, event) ; issued on src_pipe */
     MI_WAIT_FLAG,    /* wait (src_pipe -> dst_pipe, event) ; issued on dst_pipe */
     MI_BARRIER,      /* pipe_barrier(pipe) ; PIPE_ALL drains every pipe */
@@ -102,6 +164,11 @@ struct MirInst {
                                    * parameter's coordinates — (row, col) for ND, 5 blocked indices
                                    * (0, col / c0, row / 16, row % 16, col % c0) for NZ (mir_gm_noff) */
     bool atomic_add;          /* tstore */
+    /* MI_VOP */
+    MirVecOp vop;
+    MirExpr *scalar;          /* MVK_SCALAR / MVK_FILL: an integer scalar operand, or NULL: use imm */
+    double imm;               /* the constant scalar operand (already a value of the dst dtype) */
+    int mode;                 /* MVK_CAST: MirRound; MVK_FILLPAD: PadValue (1 zero, 2 max, 3 min) */
     /* sync */
     Pipe src_pipe, dst_pipe;
     int event;                /* EVENT_IDn */
