@@ -5,21 +5,16 @@
  *   each tagged with its pipe and source location. Loop-carried tiles and if-phis are aliased
  *   buffers, so they produce no instruction; a predicated matmul_acc becomes
  *   if (cond) tmatmul else tmatmul.acc on the same buffer; a literal predicate picks one. */
-#include "back/back.h"
+#include "back/lower_internal.h"
 
 #include <string.h>
 
-typedef struct {
-    const Function *f;
-    const Target *t;
-    Kernel *k;
-    DiagSink *diag;
-    const Var *svars[512]; MirExpr *sexprs[512]; int nsc;   /* scalar Var -> its value as a MirExpr */
-    bool ok;
-} Lower;
+#define fail lower_fail
+#define lower_expr lower_scalar
+#define buf_of lower_buf
+#define inst lower_inst
 
-static void fail(Lower *l, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(Lower *l, Span sp, const char *fmt, ...) {
+void lower_fail(Lower *l, Span sp, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     if (l->ok) diag_vadd(l->diag, DIAG_ERROR, sp, NULL, fmt, ap);
@@ -33,7 +28,7 @@ static void bind_scalar(Lower *l, const Var *v, MirExpr *e) {
     l->sexprs[l->nsc++] = e;
 }
 
-static MirExpr *lower_expr(Lower *l, const Expr *e) {
+MirExpr *lower_scalar(Lower *l, const Expr *e) {
     Kernel *k = l->k;
     switch (e->kind) {
     case EX_CONST_INT: return mir_const(k, e->ci.value);
@@ -66,7 +61,7 @@ static MirExpr *lower_expr(Lower *l, const Expr *e) {
 /* ---- buffers ---- */
 static int static_or(const Expr *e, int64_t dflt) { int64_t v; return ir_is_const_int(e, &v) ? (int)v : (int)dflt; }
 
-static int buf_of(Lower *l, const Expr *e, Span sp) {
+int lower_buf(Lower *l, const Expr *e, Span sp) {
     const Type *t = e->type;
     if (!t || t->kind != TY_TILE || !t->memref || t->rank != 2) {
         fail(l, sp, "kernel '%s': '%s' is not an allocated 2-D tile", l->f->name, e->kind == EX_VAR ? e->var->name : "?");
@@ -119,7 +114,7 @@ static void offsets(Lower *l, MirInst *i, const Expr *tuple, Span sp) {
     for (int d = 0; d < n; d++) i->off[d] = lower_expr(l, tuple->tuple.items[d]);
 }
 
-static MirInst *inst(Lower *l, MirBlock *b, MirOp op, int dst, int src0, Span sp) {
+MirInst *lower_inst(Lower *l, MirBlock *b, MirOp op, int dst, int src0, Span sp) {
     MirInst *i = mir_inst_new(l->k, op, mir_pipe_for(l->k, op, dst, src0));
     i->dst = dst;
     i->src0 = src0;
@@ -187,6 +182,10 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         offsets(l, i, a[2], sp);
         return;
     default:
+        if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_VEC) && (ir_op_info(c->call.op)->flags & OPF_TILE)) {
+            lower_vec(l, b, v, c, sp);
+            return;
+        }
         fail(l, sp, "kernel '%s': %s cannot be lowered to a machine instruction", l->f->name,
              c->call.op == OP_NONE ? "a function call" : ir_op_info(c->call.op)->name);
     }

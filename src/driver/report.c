@@ -259,7 +259,10 @@ void drv_report_text(const DrvSession *s, StrBuf *o) {
     else if (r->race_messages.len == 0 && r->sync_messages.len == 0) sb_puts(o, "race check: clean\n");
     for (int i = 0; i < r->race_messages.len; i++) sb_printf(o, "race: %s\n", r->race_messages.data[i]);
     for (int i = 0; i < r->sync_messages.len; i++) sb_printf(o, "sync error: %s\n", r->sync_messages.data[i]);
-    if (r->compared)
+    if (r->compared && r->checked == 0)
+        sb_printf(o, "vs golden: nothing compared: '%s' has no Out / InOut tensor parameter (a tensor it creates and "
+                  "returns is not checked; pass it as pl.Out)\n", drv_entry_name(s));
+    else if (r->compared)
         sb_printf(o, "vs golden: max abs err %.3g, max rel err %.3g (atol %g, rtol %g), %lld / %lld elements off\n",
                   r->max_abs_err, r->max_rel_err, r->atol, r->rtol, (long long)r->mismatches, (long long)r->checked);
     /* the verdict agrees with the exit code: an error after the comparison (an output file that

@@ -107,6 +107,8 @@ bool front_finish_call(Parser *p, Expr *call);                            /* val
 AttrVal front_expr_to_attr(Expr *e);
 
 /* types (parse_type.c) */
+/* "pl.Mem.Vec" / "pl.MemorySpace.Vec" (the long name, language.md) -> "Vec"; NULL otherwise */
+const char *front_mem_space_name(const char *dotted);
 Type *front_parse_type(Parser *p);
 Type *front_parse_param_type(Parser *p, ParamDir *dir);
 Type *front_parse_return_type(Parser *p, int *n, Type ***types);
@@ -120,6 +122,8 @@ Expr *front_sugar_call(Parser *p, const char *dotted, Span sp);          /* pl.<
 Expr *front_sugar_subscript(Parser *p, Expr *base);                      /* at '[' on a tensor */
 bool front_sugar_store(Parser *p, StmtList *body, Var *target, Span sp); /* c[...] = x */
 const char *front_suggest_op(const char *name);                           /* closest op name or NULL */
+/* vector-op user forms (sugar_vec.c): scalar forms, literal typing, promotion casts, broadcasts */
+bool front_vec_rewrite(Parser *p, Expr *call);
 
 /* top level (parse.c, parse_func.c) */
 void front_skip_statement(Parser *p);                 /* one statement, with its indented block */

@@ -143,7 +143,9 @@ bool front_finish_call(Parser *p, Expr *call) {
                 front_error(p, call->call.args[i]->span, "%s: lists of more than 8 values are not supported", info->name);
                 return false;
             }
-        bool needs_shaped = !(info->flags & OPF_ALLOC_ONLY) && call->call.op != OP_TENSOR_CREATE;
+        if ((info->flags & OPF_VEC) && !front_vec_rewrite(p, call)) return false;
+        info = ir_op_info(call->call.op);
+        bool needs_shaped = !(info->flags & OPF_ALLOC_ONLY) && call->call.op != OP_TENSOR_CREATE && ir_vec_kind(call->call.op) != VK_FULL;
         if (needs_shaped && call->call.nargs >= info->min_args && call->call.nargs <= info->max_args) {
             const Expr *a0 = call->call.args[0];
             if (!a0->type || (a0->type->kind != TY_TENSOR && a0->type->kind != TY_TILE)) {
@@ -180,8 +182,8 @@ static Expr *parse_pl_enum(Parser *p, const char *d, Span sp) {
     Expr *e = ARENA_NEW(p->c->arena, Expr);
     e->kind = EX_ENUM;
     e->span = sp;
-    if (strncmp(d, "pl.Mem.", 7) == 0) {
-        MemSpace m = memspace_from_name(d + 7);
+    if (front_mem_space_name(d)) {
+        MemSpace m = memspace_from_name(front_mem_space_name(d));
         if (m == MS_NONE) { front_error(p, sp, "unknown memory space '%s' (spaces: DDR, Vec, Mat, Left, Right, Acc, Bias)", d); return NULL; }
         e->enm = ir_av_mem(m);
         return e;

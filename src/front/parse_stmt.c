@@ -143,6 +143,12 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
         sb_free(&b);
         return false;
     }
+    if (annot && annot->kind == TY_TILE && annot->space == MS_NONE && v->type->kind == TY_TILE) {
+        /* pl.Tile[[64, 1], pl.FP32] without a memory space (language.md): the value's space and view */
+        annot = ir_type_copy(p->c, annot);
+        annot->space = v->type->space;
+        if (!annot->view) annot->view = v->type->view;
+    }
     if (annot && v->kind == EX_CALL) v->type = annot;
     Sym *s = front_sym_find(p, name);
     if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var) &&

@@ -223,8 +223,8 @@ static bool shaped_extras(Parser *p, Type *t, ViewSpec *vs) {
             t->layout = d[3] == 'N' && d[4] == 'Z' ? TLAYOUT_NZ : d[3] == 'D' ? TLAYOUT_DN : TLAYOUT_ND;
             continue;
         }
-        if (t->kind == TY_TILE && strncmp(d, "pl.Mem.", 7) == 0) {
-            t->space = memspace_from_name(d + 7);
+        if (t->kind == TY_TILE && front_mem_space_name(d)) {
+            t->space = memspace_from_name(front_mem_space_name(d));
             if (t->space == MS_NONE) { front_error(p, sp, "unknown memory space '%s' (spaces: Vec, Mat, Left, Right, Acc, Bias)", d); return false; }
             continue;
         }
@@ -357,4 +357,10 @@ Type *front_parse_return_type(Parser *p, int *n, Type ***types) {
     *types = ARENA_ARRAY(p->c->arena, Type *, 1);
     (*types)[0] = t;
     return t;
+}
+
+const char *front_mem_space_name(const char *d) {
+    if (strncmp(d, "pl.Mem.", 7) == 0) return d + 7;
+    if (strncmp(d, "pl.MemorySpace.", 15) == 0) return d + 15;
+    return NULL;
 }

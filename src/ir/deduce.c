@@ -1,9 +1,15 @@
 /* deduce: result types of op calls (the op table's type-deduction rules) and tile layouts.
  * Requires: call arguments already typed. Produces: call->type, or a user diagnostic naming the
  * operands, their shapes and dtypes. */
-#include "ir/ir.h"
+#include "ir/deduce_internal.h"
 
 #include <string.h>
+
+#define describe ir_deduce_describe
+#define fail ir_deduce_fail
+#define static_tuple ir_deduce_static_tuple
+#define shape_ok ir_deduce_shape_ok
+#define set_view ir_deduce_set_view
 
 static void shape_str(const Type *t, StrBuf *sb) {
     sb_putc(sb, '[');
@@ -16,7 +22,7 @@ static void shape_str(const Type *t, StrBuf *sb) {
 }
 
 /* "a is [128, 512] FP16" for error messages */
-static const char *describe(IrCtx *c, const Expr *e) {
+const char *ir_deduce_describe(IrCtx *c, const Expr *e) {
     StrBuf sb = {0};
     if (e->kind == EX_VAR) sb_printf(&sb, "'%s' ", e->var->name);
     if (e->type && (e->type->kind == TY_TENSOR || e->type->kind == TY_TILE)) {
@@ -28,8 +34,7 @@ static const char *describe(IrCtx *c, const Expr *e) {
     return s;
 }
 
-static bool fail(IrCtx *c, const Expr *call, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static bool fail(IrCtx *c, const Expr *call, const char *fmt, ...) {
+bool ir_deduce_fail(IrCtx *c, const Expr *call, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     if (c->diag) diag_vadd(c->diag, DIAG_ERROR, call->span, NULL, fmt, ap);
@@ -39,7 +44,7 @@ static bool fail(IrCtx *c, const Expr *call, const char *fmt, ...) {
 
 static bool is_shaped(const Expr *e, TypeKind k) { return e->type && e->type->kind == k; }
 
-static bool static_tuple(const Expr *e, int64_t *out, int *n) {
+bool ir_deduce_static_tuple(const Expr *e, int64_t *out, int *n) {
     if (e->kind != EX_TUPLE || e->tuple.n > 8) return false;
     for (int i = 0; i < e->tuple.n; i++) {
         if (e->tuple.items[i]->kind != EX_CONST_INT) return false;
@@ -50,7 +55,7 @@ static bool static_tuple(const Expr *e, int64_t *out, int *n) {
 }
 
 /* A static result shape: no negative dimension, and a byte size that fits in int64. */
-static bool shape_ok(IrCtx *c, const Expr *call, const int64_t *d, int n, DType dt) {
+bool ir_deduce_shape_ok(IrCtx *c, const Expr *call, const int64_t *d, int n, DType dt) {
     int64_t bytes;
     for (int i = 0; i < n; i++)
         if (d[i] < 0) return fail(c, call, "%s: negative dimension %lld in the shape", ir_op_info(call->call.op)->name, (long long)d[i]);
@@ -193,7 +198,7 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
 }
 
 /* Sets an explicit view only when it differs from the implicit one (canonical encoding). */
-static void set_view(IrCtx *c, Type *t, TileView v) {
+void ir_deduce_set_view(IrCtx *c, Type *t, TileView v) {
     TileView imp = ir_implicit_view(t);
     if (ir_view_equal(&v, &imp)) { t->view = NULL; return; }
     t->view = ARENA_NEW(c->arena, TileView);
@@ -405,6 +410,7 @@ bool ir_deduce_call(IrCtx *c, Expr *call) {
             return fail(c, call, "%s has no option '%s' (accepted: %s)", info->name, call->call.kwargs.items[i].key,
                         *info->kwargs ? info->kwargs : "none");
     if (!integer_operands(c, call)) return false;
+    if (info->flags & OPF_VEC) return ir_deduce_vec(c, call);
     if (info->flags & OPF_TENSOR) return deduce_tensor(c, call);
     int r = deduce_tile_data(c, call);
     if (r >= 0) return r == 1;

@@ -7,14 +7,9 @@
  *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept). A later
  *   matmul reading the same window of the same In tensor at the top level reuses the earlier load.
  *   Tensor ops this pass does not lower are reported as user errors naming the op. */
-#include "pass/pass.h"
+#include "pass/convert_tensor_to_tile.h"
 
 #include <string.h>
-
-/* Bridge loads already emitted at the top level of a kernel, reused by later matmuls that read the
- * same window of the same read-only (In) tensor. */
-typedef struct { Var *src; int64_t off[2], dims[2]; Var *tile; } Loaded;
-typedef struct { PassCtx *ctx; Function *f; StmtList *list; int *at; Loaded *cache; int *ncache; bool top; } Conv;
 
 static bool is_in_param(const Function *f, const Var *v) {
     for (int i = 0; i < f->params.len; i++)
@@ -22,15 +17,15 @@ static bool is_in_param(const Function *f, const Var *v) {
     return false;
 }
 
-static Stmt *def_of(StmtList *l, const Var *v) {
+Stmt *ctt_def_of(StmtList *l, const Var *v) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         if (s->kind == ST_ASSIGN && s->assign.var == v) return s;
         Stmt *r = NULL;
-        if (s->kind == ST_FOR) r = def_of(&s->for_.body, v);
-        if (s->kind == ST_IF) { r = def_of(&s->if_.then_body, v); if (!r) r = def_of(&s->if_.else_body, v); }
-        if (s->kind == ST_WHILE) r = def_of(&s->while_.body, v);
-        if (s->kind == ST_SCOPE) r = def_of(&s->scope.body, v);
+        if (s->kind == ST_FOR) r = ctt_def_of(&s->for_.body, v);
+        if (s->kind == ST_IF) { r = ctt_def_of(&s->if_.then_body, v); if (!r) r = ctt_def_of(&s->if_.else_body, v); }
+        if (s->kind == ST_WHILE) r = ctt_def_of(&s->while_.body, v);
+        if (s->kind == ST_SCOPE) r = ctt_def_of(&s->scope.body, v);
         if (r) return r;
     }
     return NULL;
@@ -54,7 +49,7 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
                    operand->kind == EX_VAR ? operand->var->name : "");
         return NULL;
     }
-    Stmt *d = def_of(&cv->f->body, operand->var);
+    Stmt *d = ctt_def_of(&cv->f->body, operand->var);
     if (d && pass_is_op(d->assign.value, OP_TENSOR_SLICE)) {
         src = d->assign.value->call.args[0];
         offs = d->assign.value->call.args[2];
@@ -76,14 +71,21 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     ir_attr_set(c, &load->call.kwargs, "target_memory", ir_av_mem(MS_MAT));
     ir_attr_set(c, &load->call.attrs, "__compiler_tensor_to_tile_mat_bridge", ir_av_bool(true));
     if (!ir_deduce_call(c, load)) return NULL;
-    Var *t = ir_var_new(c, arena_printf(c->arena, "%s__tile", operand->var->name), load->type);
+    Var *t = ctt_insert_before(cv, arena_printf(c->arena, "%s__tile", operand->var->name), load);
     t->span = operand->span;
-    Stmt *s = ir_assign(c, t, load);
-    s->span = (*cv->list).items[*cv->at]->span;
-    ir_list_insert(c, cv->list, *cv->at, s);
-    (*cv->at)++;
     if (cacheable && *cv->ncache < 32) cv->cache[(*cv->ncache)++] = (Loaded){ src->var, { o[0], o[1] }, { dims[0], dims[1] }, t };
     return ir_ref(t);
+}
+
+Var *ctt_insert_before(Conv *cv, const char *name, Expr *value) {
+    IrCtx *c = cv->ctx->ir;
+    Var *t = ir_var_new(c, name, value->type);
+    Stmt *s = ir_assign(c, t, value);
+    s->span = (*cv->list).items[*cv->at]->span;
+    t->span = s->span;
+    ir_list_insert(c, cv->list, *cv->at, s);
+    (*cv->at)++;
+    return t;
 }
 
 static bool convert_matmul(Conv *cv, Stmt *s) {
@@ -155,7 +157,7 @@ static bool carried_types_agree(PassCtx *ctx, const StmtList *body, const VarLis
         if (y->yield.values[i]->type->kind != TY_TILE || v->type->kind != TY_TENSOR) continue;
         int n = user_name_len(v->name);
         const Expr *val = y->yield.values[i];
-        const Stmt *def = val->kind == EX_VAR ? def_of((StmtList *)body, val->var) : NULL;
+        const Stmt *def = val->kind == EX_VAR ? ctt_def_of((StmtList *)body, val->var) : NULL;
         if (def && def->span.file) at = def->span;
         diag_error(ctx->diag, at,
                    "'%.*s' is a tensor before this %s and an on-chip matmul result inside it: assigning to a name "
@@ -167,34 +169,44 @@ static bool carried_types_agree(PassCtx *ctx, const StmtList *body, const VarLis
     return true;
 }
 
-static bool convert_list(PassCtx *ctx, Function *f, StmtList *l, Loaded *cache, int *ncache, bool top) {
+static bool convert_list(Conv *outer, StmtList *l, bool top) {
+    PassCtx *ctx = outer->ctx;
+    Function *f = outer->f;
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        Conv cv = { ctx, f, l, &i, cache, ncache, top };
-        if (s->kind == ST_FOR && (!convert_list(ctx, f, &s->for_.body, cache, ncache, false) ||
+        Conv cv = *outer;
+        cv.list = l;
+        cv.at = &i;
+        cv.top = top;
+        if (s->kind == ST_FOR && (!convert_list(&cv, &s->for_.body, false) ||
                                   !carried_types_agree(ctx, &s->for_.body, &s->for_.iter_args, "loop", s->span)))
             return false;
-        if (s->kind == ST_IF && (!convert_list(ctx, f, &s->if_.then_body, cache, ncache, false) ||
-                                 !convert_list(ctx, f, &s->if_.else_body, cache, ncache, false) ||
+        if (s->kind == ST_IF && (!convert_list(&cv, &s->if_.then_body, false) ||
+                                 !convert_list(&cv, &s->if_.else_body, false) ||
                                  !carried_types_agree(ctx, &s->if_.then_body, &s->if_.return_vars, "if", s->span) ||
                                  !carried_types_agree(ctx, &s->if_.else_body, &s->if_.return_vars, "if", s->span)))
             return false;
-        if (s->kind == ST_WHILE && (!convert_list(ctx, f, &s->while_.body, cache, ncache, false) ||
+        if (s->kind == ST_WHILE && (!convert_list(&cv, &s->while_.body, false) ||
                                     !carried_types_agree(ctx, &s->while_.body, &s->while_.iter_args, "loop", s->span)))
             return false;
-        if (s->kind == ST_SCOPE && !convert_list(ctx, f, &s->scope.body, cache, ncache, top)) return false;
+        if (s->kind == ST_SCOPE && !convert_list(&cv, &s->scope.body, top)) return false;
         Expr *call = pass_stmt_call(s);
         if (!call || call->call.op == OP_NONE || !(ir_op_info(call->call.op)->flags & OPF_TENSOR)) continue;
         if (s->kind != ST_ASSIGN) {
             diag_error(ctx->diag, call->span, "the result of %s is unused", ir_op_info(call->call.op)->name);
             return false;
         }
+        if (ir_op_info(call->call.op)->flags & OPF_VEC) {
+            if (!ctt_convert_vec(&cv, s)) return false;
+            continue;
+        }
         switch (call->call.op) {
         case OP_TENSOR_MATMUL: if (!convert_matmul(&cv, s)) return false; break;
         case OP_TENSOR_ASSEMBLE: if (!convert_assemble(&cv, s)) return false; break;
         case OP_TENSOR_SLICE:
             if (!only_feeds_matmul(f, s->assign.var)) {
-                diag_error(ctx->diag, call->span, "a tensor slice inside pl.at must feed a matmul operand (other uses are not supported by ptoc yet)");
+                diag_error(ctx->diag, call->span, "a tensor slice inside pl.at must feed a matmul operand or a vector op (other "
+                           "uses are not supported by ptoc yet)");
                 return false;
             }
             break;
@@ -211,7 +223,8 @@ static void slice_use(Expr *e, void *ud) {
     SliceUse *u = ud;
     if (e->kind != EX_CALL) return;
     for (int i = 0; i < e->call.nargs; i++)
-        if (e->call.args[i]->kind == EX_VAR && e->call.args[i]->var == u->v && !pass_is_op(e, OP_TENSOR_MATMUL))
+        if (e->call.args[i]->kind == EX_VAR && e->call.args[i]->var == u->v && !pass_is_op(e, OP_TENSOR_MATMUL) &&
+            !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)))
             u->other = true;
 }
 static bool only_feeds_matmul(Function *f, Var *v) {
@@ -241,14 +254,91 @@ static void drop_dead_slices(Function *f, StmtList *l) {
     }
 }
 
+/* ---- exit stores (step 4) and call sites (phase 2) ---- */
+
+/* Every call of f anywhere in l gets `name = tensor.create(shape, dtype=...)` per added Out
+ * parameter, appended to its arguments. */
+static void add_out_args(PassCtx *ctx, StmtList *l, Function *f, Var **outs, int nouts) {
+    IrCtx *c = ctx->ir;
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_FOR) add_out_args(ctx, &s->for_.body, f, outs, nouts);
+        if (s->kind == ST_WHILE) add_out_args(ctx, &s->while_.body, f, outs, nouts);
+        if (s->kind == ST_SCOPE) add_out_args(ctx, &s->scope.body, f, outs, nouts);
+        if (s->kind == ST_IF) { add_out_args(ctx, &s->if_.then_body, f, outs, nouts); add_out_args(ctx, &s->if_.else_body, f, outs, nouts); }
+        Expr *call = pass_stmt_call(s);
+        if (!call || call->call.op != OP_NONE || call->call.callee != f) continue;
+        Expr **args = ARENA_ARRAY(c->arena, Expr *, call->call.nargs + nouts);
+        if (call->call.nargs) memcpy(args, call->call.args, sizeof(Expr *) * (size_t)call->call.nargs);
+        for (int k = 0; k < nouts; k++) {
+            const Type *t = outs[k]->type;
+            int64_t d[8];
+            ir_type_static_dims(t, d);
+            Expr *cr = ir_call(c, OP_TENSOR_CREATE, (Expr *[]){ ir_int_tuple(c, d, t->rank) }, 1);
+            ir_attr_set(c, &cr->call.kwargs, "dtype", ir_av_dtype(t->dtype));
+            cr->span = call->span;
+            PTOC_ASSERT(ir_deduce_call(c, cr), "tensor.create for %s", outs[k]->name);
+            Var *v = ir_var_new(c, pass_name(ctx, outs[k]->name, "create"), cr->type);
+            Stmt *as = ir_assign(c, v, cr);
+            as->span = s->span;
+            ir_list_insert(c, l, i++, as);
+            args[call->call.nargs + k] = ir_ref(v);
+        }
+        call->call.args = args;
+        call->call.nargs += nouts;
+    }
+}
+
+/* A tensor-typed return that became a tile is stored to a new Out parameter (`<name>_out`). */
+static bool exit_stores(PassCtx *ctx, Program *p, Function *f) {
+    IrCtx *c = ctx->ir;
+    Stmt *r = f->body.len ? f->body.items[f->body.len - 1] : NULL;
+    if (!r || r->kind != ST_RETURN) return true;
+    Var *outs[64];
+    int nouts = 0;
+    for (int i = 0; i < r->ret.n && i < f->nreturns; i++) {
+        Expr *v = r->ret.values[i];
+        const Type *rt = f->return_types[i];
+        if (!v->type || v->type->kind != TY_TILE || rt->kind != TY_TENSOR) continue;
+        if (nouts == 64 || !ir_type_static_dims(rt, NULL)) {
+            diag_error(ctx->diag, r->span, "kernel '%s': too many or dynamic results computed on-chip", f->name);
+            return false;
+        }
+        const char *base = v->kind == EX_VAR ? v->var->name : "ret";
+        Var *out = ir_var_new(c, pass_name(ctx, base, "out"), (Type *)rt);
+        out->span = r->span;
+        ir_func_add_param(c, f, out, PD_OUT);
+        Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, rt->rank);
+        Expr *st = ir_call(c, OP_TILE_STORE, (Expr *[]){ v, zeros, ir_ref(out) }, 3);
+        st->span = r->span;
+        if (!ir_deduce_call(c, st)) return false;
+        Var *sv = ir_var_new(c, pass_name(ctx, base, "stored"), st->type);
+        Stmt *as = ir_assign(c, sv, st);
+        as->span = r->span;
+        ir_list_insert(c, &f->body, f->body.len - 1, as);
+        r->ret.values[i] = ir_ref(sv);
+        outs[nouts++] = out;
+    }
+    for (int g = 0; nouts && g < p->nfuncs; g++) add_out_args(ctx, &p->funcs[g]->body, f, outs, nouts);
+    return true;
+}
+
 bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         Function *f = p->funcs[i];
         if (!ir_functype_is_incore(f->type)) continue;
         Loaded cache[32];
-        int ncache = 0;
-        if (!convert_list(ctx, f, &f->body, cache, &ncache, true)) return false;
+        int ncache = 0, at = 0;
+        VEC(VecLoaded) vec_loads = { 0 };
+        VEC(Stmt *) entry = { 0 };
+        Conv cv = { ctx, f, &f->body, &at, cache, &ncache, true, (void *)&vec_loads, (void *)&entry };
+        bool ok = convert_list(&cv, &f->body, true);
+        for (int e = entry.len; ok && e-- > 0;) ir_list_insert(ctx->ir, &f->body, 0, entry.data[e]);
+        vec_free(&vec_loads);
+        vec_free(&entry);
+        if (!ok) return false;
         drop_dead_slices(f, &f->body);
+        if (!exit_stores(ctx, p, f)) return false;
     }
     return true;
 }

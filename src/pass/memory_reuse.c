@@ -61,6 +61,18 @@ static void parse_membership(const Expr *c, int *group, int *stage) {
     sscanf(last ? last + 1 : m->s, "%d:%d", group, stage);
 }
 
+/* Whether the result of call may not share argument a's buffer (spec/ops.md §2.7): every input of a
+ * not-in-place-safe op (for the cube ops the first); the broadcast vector of a row/col expand op,
+ * read for every row or column after the first results are written; the input of a cast (a widening
+ * one overwrites elements it has not read yet). */
+static bool output_may_not_alias(const Expr *c, int a) {
+    unsigned fl = ir_op_info(c->call.op)->flags;
+    if (!(fl & OPF_VEC)) return a == 0 && (fl & OPF_NOT_INPLACE_SAFE);
+    if (fl & OPF_NOT_INPLACE_SAFE) return true;
+    VecKind k = ir_vec_kind(c->call.op);
+    return ((k == VK_ROW_EXPAND || k == VK_COL_EXPAND) && a == 1) || k == VK_CAST;
+}
+
 /* Numbers statements; loop_end is the index of the end of the innermost enclosing loop for values
  * defined outside it (conservatively: any use inside a loop extends to the loop end). */
 static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
@@ -104,11 +116,11 @@ static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
                 int g, st;
                 parse_membership(c, &g, &st);
                 if (b && g >= 0 && b->group < 0) { b->group = g; b->stage = st; }
-                if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_NOT_INPLACE_SAFE) &&
-                    c->call.args[0]->kind == EX_VAR && c->call.args[0]->type->memref) {
-                    vec_push(&r->noalias, s->assign.var->type->memref->base);
-                    vec_push(&r->noalias, c->call.args[0]->type->memref->base);
-                }
+                for (int a = 0; c->call.op != OP_NONE && a < c->call.nargs; a++)
+                    if (c->call.args[a]->kind == EX_VAR && c->call.args[a]->type->memref && output_may_not_alias(c, a)) {
+                        vec_push(&r->noalias, s->assign.var->type->memref->base);
+                        vec_push(&r->noalias, c->call.args[a]->type->memref->base);
+                    }
             }
         }
         ir_visit_exprs(&one, use_visit, &u);

@@ -1,0 +1,23 @@
+/* lower_internal — the state of lowering one AIC/AIV function to a machine kernel, shared by
+ * lower.c (data movement, cube, control flow) and lower_vec.c (vector instructions). */
+#ifndef PTOC_LOWER_INTERNAL_H
+#define PTOC_LOWER_INTERNAL_H
+
+#include "back/back.h"
+
+typedef struct Lower {
+    const Function *f;
+    const Target *t;
+    Kernel *k;
+    DiagSink *diag;
+    const Var *svars[512]; MirExpr *sexprs[512]; int nsc;   /* scalar Var -> its value as a MirExpr */
+    bool ok;
+} Lower;
+
+void lower_fail(Lower *l, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+MirExpr *lower_scalar(Lower *l, const Expr *e);                 /* an integer scalar expression */
+int lower_buf(Lower *l, const Expr *e, Span sp);                 /* the buffer of an allocated 2-D tile */
+MirInst *lower_inst(Lower *l, MirBlock *b, MirOp op, int dst, int src0, Span sp);
+void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp); /* a tile vector op (lower_vec.c) */
+
+#endif

@@ -1,0 +1,81 @@
+/* lower_vec: a tile vector op (OPF_VEC, spec/ops.md) -> one MI_VOP instruction on the V pipe.
+ * Requires: the operands are allocated Vec tiles (lower_buf). Produces: the instruction with its
+ * MirVecOp, buffers, scalar operand (a constant converted to the destination dtype, or an integer
+ * scalar expression) and mode (cast rounding, fillpad pad value). */
+#include "back/lower_internal.h"
+
+#include <string.h>
+
+static const struct { const char *name; MirVecOp vop; } vop_of_name[] = {
+    { "add", VOP_ADD }, { "sub", VOP_SUB }, { "mul", VOP_MUL }, { "div", VOP_DIV }, { "maximum", VOP_MAX }, { "minimum", VOP_MIN },
+    { "adds", VOP_ADDS }, { "subs", VOP_SUBS }, { "muls", VOP_MULS }, { "divs", VOP_DIVS }, { "maximums", VOP_MAXS },
+    { "minimums", VOP_MINS }, { "exp", VOP_EXP }, { "log", VOP_LOG }, { "sqrt", VOP_SQRT }, { "rsqrt", VOP_RSQRT },
+    { "recip", VOP_RECIP }, { "abs", VOP_ABS }, { "neg", VOP_NEG }, { "relu", VOP_RELU }, { "cast", VOP_CVT },
+    { "full", VOP_EXPANDS }, { "expands", VOP_EXPANDS }, { "fillpad", VOP_FILLPAD }, { "row_sum", VOP_ROWSUM },
+    { "row_max", VOP_ROWMAX }, { "row_min", VOP_ROWMIN }, { "col_sum", VOP_COLSUM }, { "col_max", VOP_COLMAX },
+    { "col_min", VOP_COLMIN }, { "row_expand", VOP_ROWEXPAND }, { "row_expand_add", VOP_ROWEXPANDADD },
+    { "row_expand_sub", VOP_ROWEXPANDSUB }, { "row_expand_mul", VOP_ROWEXPANDMUL }, { "row_expand_div", VOP_ROWEXPANDDIV },
+    { "row_expand_max", VOP_ROWEXPANDMAX }, { "row_expand_min", VOP_ROWEXPANDMIN }, { "col_expand", VOP_COLEXPAND },
+    { "col_expand_add", VOP_COLEXPANDADD }, { "col_expand_sub", VOP_COLEXPANDSUB }, { "col_expand_mul", VOP_COLEXPANDMUL },
+    { "col_expand_div", VOP_COLEXPANDDIV }, { "col_expand_max", VOP_COLEXPANDMAX }, { "col_expand_min", VOP_COLEXPANDMIN },
+};
+
+static bool vop_for(OpId op, MirVecOp *out) {
+    const char *n = ir_vec_short_name(op);
+    for (size_t i = 0; i < sizeof vop_of_name / sizeof vop_of_name[0]; i++)
+        if (strcmp(vop_of_name[i].name, n) == 0) { *out = vop_of_name[i].vop; return true; }
+    return false;
+}
+
+/* The scalar operand: a literal becomes the destination element value (the instruction's operand is
+ * of the element type: float to integer truncates as the C conversion does); an integer scalar
+ * expression stays an expression. */
+static void scalar_operand(Lower *l, MirInst *i, const Expr *s, DType dst, Span sp) {
+    int64_t iv;
+    if (s->kind == EX_CONST_FLOAT) {
+        i->imm = dtype_convert(dst, DT_FP32, s->cf.value, dtype_is_float(dst) ? DT_ROUND_RINT : DT_ROUND_TRUNC);
+        return;
+    }
+    if (ir_is_const_int(s, &iv)) {
+        i->imm = dtype_convert(dst, DT_INT64, (double)iv, DT_ROUND_RINT);
+        return;
+    }
+    if (s->type && s->type->kind == TY_SCALAR && dtype_is_float(s->type->dtype)) {
+        lower_fail(l, sp, "kernel '%s': a run-time %s scalar operand of a vector op is not supported by ptoc yet (use a constant, "
+                   "or an integer scalar)", l->f->name, dtype_name(s->type->dtype));
+        return;
+    }
+    i->scalar = lower_scalar(l, s);
+}
+
+void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
+    MirVecOp vop;
+    if (!v || !vop_for(c->call.op, &vop)) {
+        lower_fail(l, sp, "kernel '%s': %s cannot be lowered to a machine instruction", l->f->name, ir_op_info(c->call.op)->name);
+        return;
+    }
+    Expr **a = c->call.args;
+    int dst = lower_buf(l, ir_ref(v), sp);
+    if (dst < 0) return;
+    MirInst *i = lower_inst(l, b, MI_VOP, dst, -1, sp);
+    i->vop = vop;
+    DType dt = l->k->bufs[dst].dtype;
+    switch (ir_vec_kind(c->call.op)) {
+    case VK_BINARY: i->src0 = lower_buf(l, a[0], sp); i->src1 = lower_buf(l, a[1], sp); break;
+    case VK_SCALAR: i->src0 = lower_buf(l, a[0], sp); scalar_operand(l, i, a[1], dt, sp); break;
+    case VK_UNARY: i->src0 = lower_buf(l, a[0], sp); break;
+    case VK_CAST: i->src0 = lower_buf(l, a[0], sp); i->mode = ir_vec_cast_mode(c); break;
+    case VK_FULL: scalar_operand(l, i, a[2], dt, sp); break;
+    case VK_EXPANDS: scalar_operand(l, i, a[1], dt, sp); break;
+    case VK_FILLPAD: i->src0 = lower_buf(l, a[0], sp); i->mode = ir_vec_pad_value(ir_attr_get(&c->call.kwargs, "pad_value")); break;
+    case VK_ROW_REDUCE: case VK_COL_REDUCE:
+        i->src0 = lower_buf(l, a[0], sp);
+        if (c->call.nargs == 2) i->src1 = lower_buf(l, a[1], sp);
+        break;
+    case VK_ROW_EXPAND: case VK_COL_EXPAND:
+        if (mir_vop_fn(vop) != MVF_NONE) i->src0 = lower_buf(l, a[0], sp);
+        i->src1 = lower_buf(l, a[1], sp);
+        break;
+    case VK_NONE: break;
+    }
+}

@@ -1,0 +1,304 @@
+/* deduce_vec: result types of the vector ops (spec/ops.md §4) and their classification.
+ * Requires: call arguments typed. Produces: call->type, or a located user error naming the op, the
+ * operands with their shapes and dtypes, and what is legal.
+ * Does: the ISA has no broadcasting and no mixed dtypes, so binary operands must agree exactly; the
+ * front end has already rewritten [M,1] / [1,N] operands into row/col expand ops and inserted the
+ * casts of dtype promotion (decisions 1 and 3), so what reaches here unequal is a user error. A tile
+ * result inherits its first tile operand's valid shape and layout, with a fresh memref. */
+#include "ir/deduce_internal.h"
+
+#include <string.h>
+
+#define describe ir_deduce_describe
+#define fail ir_deduce_fail
+
+static bool name_is(const char *full, const char *short_name) {
+    const char *dot = strchr(full, '.');
+    return dot && strcmp(dot + 1, short_name) == 0;
+}
+static bool name_has_prefix(const char *full, const char *prefix) {
+    const char *dot = strchr(full, '.');
+    return dot && strncmp(dot + 1, prefix, strlen(prefix)) == 0;
+}
+
+VecKind ir_vec_kind(OpId op) {
+    if (op < 0 || op >= OP_COUNT || !(ir_op_info(op)->flags & OPF_VEC)) return VK_NONE;
+    const char *n = ir_op_info(op)->name;
+    static const char *const binary[] = { "add", "sub", "mul", "div", "maximum", "minimum", NULL };
+    static const char *const scalar[] = { "adds", "subs", "muls", "divs", "maximums", "minimums", NULL };
+    for (int i = 0; binary[i]; i++) if (name_is(n, binary[i])) return VK_BINARY;
+    for (int i = 0; scalar[i]; i++) if (name_is(n, scalar[i])) return VK_SCALAR;
+    if (name_is(n, "cast")) return VK_CAST;
+    if (name_is(n, "full")) return VK_FULL;
+    if (name_is(n, "expands")) return VK_EXPANDS;
+    if (name_is(n, "fillpad")) return VK_FILLPAD;
+    if (name_has_prefix(n, "row_expand")) return VK_ROW_EXPAND;
+    if (name_has_prefix(n, "col_expand")) return VK_COL_EXPAND;
+    if (name_has_prefix(n, "row_")) return VK_ROW_REDUCE;
+    if (name_has_prefix(n, "col_")) return VK_COL_REDUCE;
+    return VK_UNARY;
+}
+
+OpId ir_vec_tile_op(OpId tensor_op) {
+    const char *n = ir_op_info(tensor_op)->name;
+    char buf[64];
+    snprintf(buf, sizeof buf, "tile.%s", strchr(n, '.') + 1);
+    return ir_op_lookup(buf);
+}
+
+const char *ir_vec_short_name(OpId op) { return strchr(ir_op_info(op)->name, '.') + 1; }
+
+/* ---- operand checks ---- */
+static TypeKind form_kind(const Expr *call) { return (ir_op_info(call->call.op)->flags & OPF_TENSOR) ? TY_TENSOR : TY_TILE; }
+static const char *form_name(const Expr *call) { return form_kind(call) == TY_TENSOR ? "tensor" : "tile"; }
+static const char *op_name(const Expr *call) { return ir_op_info(call->call.op)->name; }
+
+/* A 2-D static operand of the op's form (tile or tensor) with a supported element type. */
+static bool operand_ok(IrCtx *c, const Expr *call, const Expr *x, const char *role) {
+    TypeKind k = form_kind(call);
+    if (!x->type || x->type->kind != k)
+        return fail(c, call, "%s: the %s must be a %s, got %s", op_name(call), role, form_name(call), describe(c, x));
+    if (x->type->rank != 2)
+        return fail(c, call, "%s: the %s %s is rank %d; vector ops take 2-D %ss (reshape it to 2-D first)", op_name(call),
+                    role, describe(c, x), x->type->rank, form_name(call));
+    if (!ir_type_static_dims(x->type, NULL))
+        return fail(c, call, "%s: the %s %s must have a static shape", op_name(call), role, describe(c, x));
+    if (!dtype_is_supported(x->type->dtype) || x->type->dtype == DT_BOOL || x->type->dtype == DT_INDEX)
+        return fail(c, call, "%s: the vector unit does not compute on %s elements (%s); element types: FP16, BF16, FP32, "
+                    "INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64", op_name(call), dtype_name(x->type->dtype), describe(c, x));
+    if (k == TY_TILE && x->type->space != MS_VEC && x->type->space != MS_NONE)
+        return fail(c, call, "%s: the %s %s is in %s; vector ops read and write Vec tiles (load with target_memory=pl.Mem.Vec)",
+                    op_name(call), role, describe(c, x), memspace_name(x->type->space));
+    return true;
+}
+
+static bool same_dtype(IrCtx *c, const Expr *call, const Expr *a, const Expr *b) {
+    if (a->type->dtype == b->type->dtype) return true;
+    return fail(c, call, "%s: operand dtypes differ: %s and %s (the vector unit computes on one dtype; cast one operand with pl.cast)",
+                op_name(call), describe(c, a), describe(c, b));
+}
+
+static bool float_only(IrCtx *c, const Expr *call, const Expr *x, bool fp16_fp32_only) {
+    DType d = x->type->dtype;
+    bool ok = fp16_fp32_only ? (d == DT_FP16 || d == DT_FP32) : dtype_is_float(d);
+    if (ok) return true;
+    return fail(c, call, "%s: %s is not supported for %s elements (%s); supported: %s", op_name(call), ir_vec_short_name(call->call.op),
+                dtype_name(d), describe(c, x), fp16_fp32_only ? "FP16, FP32" : "FP16, BF16, FP32");
+}
+
+/* The result: a fresh copy of x's type (tile: same space and view, no memref). */
+static Type *result_like(IrCtx *c, const Expr *x, DType dt) {
+    Type *t = ir_type_copy(c, x->type);
+    t->memref = NULL;
+    t->dtype = dt;
+    if (t->kind == TY_TILE && t->space == MS_NONE) t->space = MS_VEC;
+    return t;
+}
+
+/* Valid extent of a 2-D tile in dim d as an expression. */
+static Expr *valid_dim(const Type *t, int d) {
+    if (t->kind != TY_TILE) return t->shape[d];
+    TileView v = ir_effective_view(t);
+    return v.nvalid == 2 ? v.valid_shape[d] : t->shape[d];
+}
+
+static bool same_const(const Expr *a, const Expr *b) {
+    int64_t x, y;
+    if (a == b) return true;
+    return ir_is_const_int(a, &x) && ir_is_const_int(b, &y) && x == y;
+}
+
+static bool same_shape(IrCtx *c, const Expr *call, const Expr *a, const Expr *b) {
+    for (int d = 0; d < 2; d++)
+        if (!same_const(a->type->shape[d], b->type->shape[d]) || !same_const(valid_dim(a->type, d), valid_dim(b->type, d)))
+            return fail(c, call, "%s: operand shapes differ: %s and %s; the vector unit combines equal shapes (a [M, 1] or "
+                        "[1, N] operand broadcasts through pl.row_expand_* / pl.col_expand_*)", op_name(call), describe(c, a), describe(c, b));
+    return true;
+}
+
+static bool scalar_operand(IrCtx *c, const Expr *call, const Expr *s) {
+    if (s->type && s->type->kind == TY_SCALAR && s->type->dtype != DT_TASK_ID) return true;
+    return fail(c, call, "%s: the second operand must be a scalar (a number or pl.Scalar), got %s", op_name(call), describe(c, s));
+}
+
+/* ---- per kind ---- */
+static bool deduce_unary(IrCtx *c, Expr *call) {
+    Expr *x = call->call.args[0];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    const char *n = ir_vec_short_name(call->call.op);
+    if (strcmp(n, "log") == 0 && !float_only(c, call, x, true)) return false;
+    if ((strcmp(n, "exp") == 0 || strcmp(n, "sqrt") == 0 || strcmp(n, "rsqrt") == 0 || strcmp(n, "recip") == 0) &&
+        !float_only(c, call, x, false))
+        return false;
+    if (call->call.nargs == 2 && (!operand_ok(c, call, call->call.args[1], "scratch tile") || !same_dtype(c, call, x, call->call.args[1])))
+        return false;
+    call->type = result_like(c, x, x->type->dtype);
+    return true;
+}
+
+static bool deduce_cast(IrCtx *c, Expr *call) {
+    Expr *x = call->call.args[0], *d = call->call.args[1];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    if (d->kind != EX_ENUM || d->enm.kind != AV_DTYPE)
+        return fail(c, call, "%s: the target type must be a dtype such as pl.FP16", op_name(call));
+    DType to = d->enm.dtype;
+    if (!dtype_is_supported(to) || to == DT_BOOL || to == DT_INDEX)
+        return fail(c, call, "%s: cannot cast to %s; element types: FP16, BF16, FP32, INT8, INT16, INT32, INT64, UINT8, UINT16, "
+                    "UINT32, UINT64", op_name(call), dtype_name(to));
+    if (to == x->type->dtype)
+        return fail(c, call, "%s: %s is already %s (a cast must change the dtype)", op_name(call), describe(c, x), dtype_name(to));
+    const AttrVal *m = ir_attr_get(&call->call.kwargs, "mode");
+    if (m && !(m->kind == AV_STR && ir_vec_round_mode(m->s) >= 0) && !(m->kind == AV_INT && m->i >= 0 && m->i <= DT_ROUND_ODD))
+        return fail(c, call, "%s: mode must be one of \"none\", \"rint\", \"round\", \"floor\", \"ceil\", \"trunc\", \"odd\"", op_name(call));
+    call->type = result_like(c, x, to);
+    return true;
+}
+
+static bool deduce_full(IrCtx *c, Expr *call) {
+    Expr **a = call->call.args;
+    int64_t d[8];
+    int n;
+    if (!ir_deduce_static_tuple(a[0], d, &n) || n != 2)
+        return fail(c, call, "%s: the shape must be a 2-D list of constants such as [16, 64]", op_name(call));
+    for (int i = 0; i < 2; i++)
+        if (d[i] <= 0) return fail(c, call, "%s: dimension %lld of the shape is not positive", op_name(call), (long long)d[i]);
+    if (a[1]->kind != EX_ENUM || a[1]->enm.kind != AV_DTYPE)
+        return fail(c, call, "%s: the second argument must be a dtype such as pl.FP32", op_name(call));
+    DType dt = a[1]->enm.dtype;
+    if (!ir_deduce_shape_ok(c, call, d, 2, dt) || !scalar_operand(c, call, a[2])) return false;
+    call->type = form_kind(call) == TY_TENSOR ? ir_tensor_type(c, dt, 2, d) : ir_tile_type(c, dt, 2, d, MS_VEC);
+    return true;
+}
+
+static bool deduce_fillpad(IrCtx *c, Expr *call) {
+    Expr *x = call->call.args[0];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    const AttrVal *pv = ir_attr_get(&call->call.kwargs, "pad_value");
+    int pad = ir_vec_pad_value(pv);
+    if (pad < 0) return fail(c, call, "%s: pad_value must be pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min", op_name(call));
+    call->type = result_like(c, x, x->type->dtype);
+    if (call->type->kind == TY_TILE) {
+        TileView v = ir_effective_view(x->type);
+        v.nvalid = 0;
+        v.valid_shape = NULL;
+        v.pad = pad;
+        ir_deduce_set_view(c, call->type, v);
+    }
+    return true;
+}
+
+/* Row reductions give [R, 1] (col_major: DN), column reductions [1, C]; the reduced axis' valid
+ * extent becomes 1. */
+static bool deduce_reduce(IrCtx *c, Expr *call, bool row) {
+    Expr *x = call->call.args[0];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    if (call->call.nargs == 2) {
+        Expr *tmp = call->call.args[1];
+        if (!operand_ok(c, call, tmp, "scratch tile") || !same_dtype(c, call, x, tmp)) return false;
+        if (ir_type_dim(tmp->type, 0) < ir_type_dim(x->type, 0) || ir_type_dim(tmp->type, 1) < ir_type_dim(x->type, 1))
+            return fail(c, call, "%s: the scratch tile %s is smaller than the input %s", op_name(call), describe(c, tmp), describe(c, x));
+    } else if (form_kind(call) == TY_TILE && row)
+        return fail(c, call, "%s: the tile form takes a scratch tile: pl.tile.%s(x, tmp) with tmp the shape of x", op_name(call),
+                    ir_vec_short_name(call->call.op));
+    int64_t d[2] = { row ? ir_type_dim(x->type, 0) : 1, row ? 1 : ir_type_dim(x->type, 1) };
+    if (form_kind(call) == TY_TENSOR) {
+        call->type = ir_tensor_type(c, x->type->dtype, 2, d);
+        return true;
+    }
+    call->type = ir_tile_type(c, x->type->dtype, 2, d, MS_VEC);
+    TileView v = ir_implicit_view(call->type);
+    Expr *keep = valid_dim(x->type, row ? 0 : 1);
+    if (!same_const(keep, x->type->shape[row ? 0 : 1])) {
+        v.nvalid = 2;
+        v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
+        v.valid_shape[row ? 0 : 1] = keep;
+        v.valid_shape[row ? 1 : 0] = ir_const_int(c, 1, DT_INDEX);
+    }
+    ir_deduce_set_view(c, call->type, v);
+    return true;
+}
+
+/* t [M, N] with a per-row vector [M, 1] or a per-column vector [1, N]; plain row_expand /
+ * col_expand take the target only for its shape. */
+static bool deduce_expand(IrCtx *c, Expr *call, bool row) {
+    Expr *t = call->call.args[0], *v = call->call.args[1];
+    if (!operand_ok(c, call, t, "matrix operand") || !operand_ok(c, call, v, row ? "row vector" : "column vector")) return false;
+    int keep = row ? 0 : 1, one = row ? 1 : 0;
+    int64_t vk = ir_type_dim(v->type, keep), tk = ir_type_dim(t->type, keep), v1 = ir_type_dim(v->type, one);
+    if (v1 != 1 || vk != tk)
+        return fail(c, call, "%s: the %s vector %s must be [%lld, %lld] for the matrix %s", op_name(call), row ? "row" : "column",
+                    describe(c, v), (long long)(row ? tk : 1), (long long)(row ? 1 : tk), describe(c, t));
+    if (!same_dtype(c, call, t, v)) return false;
+    if (strcmp(ir_vec_short_name(call->call.op), row ? "row_expand_div" : "col_expand_div") == 0 &&
+        !(dtype_is_float(t->type->dtype) || t->type->dtype == DT_INT16 || t->type->dtype == DT_INT32))
+        return fail(c, call, "%s: division of %s elements is not supported (%s); supported: FP16, BF16, FP32, INT16, INT32",
+                    op_name(call), dtype_name(t->type->dtype), describe(c, t));
+    call->type = result_like(c, t, t->type->dtype);
+    return true;
+}
+
+static bool deduce_binary(IrCtx *c, Expr *call) {
+    Expr *a = call->call.args[0], *b = call->call.args[1];
+    if (!operand_ok(c, call, a, "first operand") || !operand_ok(c, call, b, "second operand")) return false;
+    if (!same_dtype(c, call, a, b) || !same_shape(c, call, a, b)) return false;
+    if (strcmp(ir_vec_short_name(call->call.op), "div") == 0 &&
+        !(dtype_is_float(a->type->dtype) || a->type->dtype == DT_INT16 || a->type->dtype == DT_INT32))
+        return fail(c, call, "%s: division of %s elements is not supported (%s); supported: FP16, BF16, FP32, INT16, INT32",
+                    op_name(call), dtype_name(a->type->dtype), describe(c, a));
+    call->type = result_like(c, a, a->type->dtype);
+    return true;
+}
+
+static bool deduce_scalar(IrCtx *c, Expr *call) {
+    Expr *t = call->call.args[0], *s = call->call.args[1];
+    if (!operand_ok(c, call, t, "first operand") || !scalar_operand(c, call, s)) return false;
+    call->type = result_like(c, t, t->type->dtype);
+    return true;
+}
+
+bool ir_deduce_vec(IrCtx *c, Expr *call) {
+    switch (ir_vec_kind(call->call.op)) {
+    case VK_BINARY: return deduce_binary(c, call);
+    case VK_SCALAR: return deduce_scalar(c, call);
+    case VK_UNARY: return deduce_unary(c, call);
+    case VK_CAST: return deduce_cast(c, call);
+    case VK_FULL: return deduce_full(c, call);
+    case VK_EXPANDS:
+        if (!operand_ok(c, call, call->call.args[0], "target") || !scalar_operand(c, call, call->call.args[1])) return false;
+        call->type = result_like(c, call->call.args[0], call->call.args[0]->type->dtype);
+        return true;
+    case VK_FILLPAD: return deduce_fillpad(c, call);
+    case VK_ROW_REDUCE: return deduce_reduce(c, call, true);
+    case VK_COL_REDUCE: return deduce_reduce(c, call, false);
+    case VK_ROW_EXPAND: return deduce_expand(c, call, true);
+    case VK_COL_EXPAND: return deduce_expand(c, call, false);
+    case VK_NONE: break;
+    }
+    return fail(c, call, "internal: %s is not a vector op", op_name(call));
+}
+
+/* ---- option values ---- */
+int ir_vec_round_mode(const char *s) {
+    for (int m = 0; m <= DT_ROUND_ODD; m++)
+        if (strcmp(s, dtype_round_name(m)) == 0) return m;
+    return -1;
+}
+
+int ir_vec_cast_mode(const Expr *call) {
+    const AttrVal *m = ir_attr_get(&call->call.kwargs, "mode");
+    if (!m) return DT_ROUND_ROUND;
+    return m->kind == AV_STR ? ir_vec_round_mode(m->s) : (int)m->i;
+}
+
+int ir_vec_pad_value(const AttrVal *v) {
+    if (!v) return PAD_ZERO;
+    const char *s = v->kind == AV_ENUM || v->kind == AV_STR ? v->s : NULL;
+    if (v->kind == AV_INT && v->i >= PAD_ZERO && v->i <= PAD_MIN) return (int)v->i;
+    if (!s) return -1;
+    const char *last = strrchr(s, '.');
+    last = last ? last + 1 : s;
+    if (strcmp(last, "zero") == 0) return PAD_ZERO;
+    if (strcmp(last, "max") == 0) return PAD_MAX;
+    if (strcmp(last, "min") == 0) return PAD_MIN;
+    return -1;
+}

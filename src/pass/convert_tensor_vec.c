@@ -1,0 +1,92 @@
+/* convert_tensor_vec — ConvertTensorToTileOps for the vector ops (spec/ops.md §3.1).
+ * Requires: SSAForm; called per tensor.X (OPF_VEC) statement of an InCore function, in order.
+ * Produces: `x = tile.X(...)` on Vec tiles. A tensor operand is loaded once per kernel into Vec:
+ *   a parameter (or any GM tensor) whole, at the function's entry; a tensor.slice window right
+ *   before its first vector use (its offsets may depend on a loop variable). Row reductions get
+ *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128). Results
+ *   are tiles: a later assemble stores them, a returned one gets an exit store (the pass driver). */
+#include "pass/convert_tensor_to_tile.h"
+
+#include <string.h>
+
+static Var *cached_load(Conv *cv, Var *tensor) {
+    for (int i = 0; i < cv->vec_loads->len; i++)
+        if (cv->vec_loads->data[i].tensor == tensor) return cv->vec_loads->data[i].tile;
+    return NULL;
+}
+
+static Expr *vec_load_call(Conv *cv, Expr *src, Expr *offs, const Type *window, Span sp) {
+    IrCtx *c = cv->ctx->ir;
+    int64_t d[8];
+    if (!ir_type_static_dims(window, d)) {
+        diag_error(cv->ctx->diag, sp, "a vector op needs a static shape for %s", src->kind == EX_VAR ? src->var->name : "its operand");
+        return NULL;
+    }
+    Expr *shape = ir_int_tuple(c, d, window->rank);
+    Expr *load = ir_call(c, OP_TILE_LOAD, (Expr *[]){ src, offs, shape, shape }, 4);
+    load->span = sp;
+    ir_attr_set(c, &load->call.kwargs, "target_memory", ir_av_mem(MS_VEC));
+    return ir_deduce_call(c, load) ? load : NULL;
+}
+
+/* The Vec tile holding tensor operand x (loading it when this is its first vector use). */
+static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
+    if (x->kind != EX_VAR || !x->type || x->type->kind != TY_TENSOR) return x;
+    Var *have = cached_load(cv, x->var);
+    if (have) return ir_ref(have);
+    IrCtx *c = cv->ctx->ir;
+    Stmt *d = ctt_def_of(&cv->f->body, x->var);
+    const char *name = arena_printf(c->arena, "%s__vec", x->var->name);
+    Var *t;
+    if (d && pass_is_op(d->assign.value, OP_TENSOR_SLICE)) {   /* the window, where the slice is */
+        Expr *load = vec_load_call(cv, d->assign.value->call.args[0], d->assign.value->call.args[2], x->type, sp);
+        if (!load) return NULL;
+        t = ctt_insert_before(cv, name, load);
+    } else {                                                    /* a parameter: whole, at entry */
+        Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, x->type->rank);
+        Expr *load = vec_load_call(cv, x, zeros, x->type, sp);
+        if (!load) return NULL;
+        t = ir_var_new(c, name, load->type);
+        Stmt *as = ir_assign(c, t, load);
+        as->span = cv->f->span;
+        t->span = sp;
+        vec_push(cv->entry_loads, as);                          /* inserted at the top by the driver */
+    }
+    if (d && pass_is_op(d->assign.value, OP_TENSOR_SLICE) && !cv->top) return ir_ref(t);   /* a loop's window: per iteration */
+    VecLoaded vl = { x->var, t };
+    vec_push(cv->vec_loads, vl);
+    return ir_ref(t);
+}
+
+/* tmp for a row reduction: the input's shape with the last dim raised to 128 (§2.6). */
+static Expr *reduction_scratch(Conv *cv, const Expr *x, Span sp) {
+    IrCtx *c = cv->ctx->ir;
+    int64_t d[2] = { ir_type_dim(x->type, 0), ir_type_dim(x->type, 1) };
+    if (d[1] < 128) d[1] = 128;
+    Expr *cr = ir_call(c, OP_TILE_CREATE, (Expr *[]){ ir_int_tuple(c, d, 2) }, 1);
+    cr->span = sp;
+    ir_attr_set(c, &cr->call.kwargs, "dtype", ir_av_dtype(x->type->dtype));
+    ir_attr_set(c, &cr->call.kwargs, "target_memory", ir_av_mem(MS_VEC));
+    if (!ir_deduce_call(c, cr)) return NULL;
+    return ir_ref(ctt_insert_before(cv, arena_printf(c->arena, "%s__tmp", x->kind == EX_VAR ? x->var->name : "row"), cr));
+}
+
+bool ctt_convert_vec(Conv *cv, Stmt *s) {
+    IrCtx *c = cv->ctx->ir;
+    Expr *call = s->assign.value;
+    OpId tile_op = ir_vec_tile_op(call->call.op);
+    PTOC_ASSERT(tile_op != OP_NONE, "no tile form of %s", ir_op_info(call->call.op)->name);
+    int n = call->call.nargs;
+    bool scratch = ir_vec_kind(call->call.op) == VK_ROW_REDUCE;
+    Expr **args = ARENA_ARRAY(c->arena, Expr *, n + 1);
+    for (int i = 0; i < n; i++)
+        if (!(args[i] = vec_operand(cv, call->call.args[i], call->span))) return false;
+    if (scratch && !(args[n++] = reduction_scratch(cv, args[0], call->span))) return false;
+    Expr *t = ir_call(c, tile_op, args, n);
+    t->span = call->span;
+    t->call.kwargs = call->call.kwargs;
+    if (!ir_deduce_call(c, t)) return false;
+    s->assign.value = t;
+    pass_var_set_type(s->assign.var, t->type);
+    return true;
+}
