@@ -113,11 +113,26 @@ static bool parse_yield(Parser *p, StmtList *body, YieldCtx *y, const char **nam
     return true;
 }
 
+/* The variable a name assigned a value of type t denotes. Python rebinding to a value of another
+ * type makes a new variable, so later uses see the new type; inside a loop around the old binding
+ * the name stays one variable: ConvertToSSA then reports the type that changes around the loop. */
+static Var *bind_value(Parser *p, const char *name, Type *t, Span sp) {
+    Sym *s = front_sym_find(p, name);
+    if (s && s->var && !same_shape_type(s->var->type, t) && p->loop_depth <= s->loop_depth) {
+        Var *var = ir_var_new(p->c, name, t);
+        var->span = sp;
+        s->var = var;
+        s->loop_depth = p->loop_depth;
+        return var;
+    }
+    return front_bind(p, name, t, sp);
+}
+
 /* the return vars of a For/If from the yield targets */
 static void bind_return_vars(Parser *p, YieldCtx *y, VarList *rv) {
     for (int i = 0; i < y->n; i++) {
         Type *t = y->annots[i] ? y->annots[i] : y->yield->yield.values[i]->type;
-        ir_varlist_push(p->c, rv, front_bind(p, y->names[i], t, y->spans[i]));
+        ir_varlist_push(p->c, rv, bind_value(p, y->names[i], t, y->spans[i]));
     }
 }
 
@@ -158,17 +173,7 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
         return true;
     }
     Type *t = annot ? annot : v->type;
-    Var *var;
-    if (s && s->var && !same_shape_type(s->var->type, t) && p->loop_depth <= s->loop_depth) {
-        /* Python rebinding to a value of another type: a new variable, so later uses see the new
-         * type. Inside a loop around the old binding the name stays one variable: ConvertToSSA
-         * then reports the type that changes around the loop. */
-        var = ir_var_new(p->c, name, t);
-        var->span = nsp;
-        s->var = var;
-        s->loop_depth = p->loop_depth;
-    } else var = front_bind(p, name, t, nsp);
-    push(p, body, ir_assign(p->c, var, v), nsp);
+    push(p, body, ir_assign(p->c, bind_value(p, name, t, nsp), v), nsp);
     return true;
 }
 
