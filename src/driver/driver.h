@@ -80,6 +80,7 @@ typedef struct DrvKernel {
     int runs;
     int64_t cycles;
     double cube_util;
+    double pipe_util[PIPE_COUNT];   /* busy fraction per pipe of the longest run */
     int races, sync_errors;
 } DrvKernel;
 

@@ -53,6 +53,9 @@ static void json_tile(JsonW *w, const DrvTile *t) {
     json_obj_end(w);
 }
 
+/* The pipes a kernel's instructions run on, in the order reports list them. */
+static const Pipe report_pipes[] = { PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_V, PIPE_FIX, PIPE_S };
+
 static void json_kernel(JsonW *w, const DrvSession *s, const DrvKernel *dk) {
     const Kernel *k = dk->k;
     json_obj_begin(w);
@@ -61,6 +64,10 @@ static void json_kernel(JsonW *w, const DrvSession *s, const DrvKernel *dk) {
     json_key(w, "runs"), json_int(w, dk->runs);
     json_key(w, "cycles"), json_int(w, dk->cycles);
     json_key(w, "cube_util"), json_num(w, dk->cube_util);
+    json_key(w, "pipe_util"), json_obj_begin(w);
+    for (int p = 0; p < (int)(sizeof report_pipes / sizeof report_pipes[0]); p++)
+        json_key(w, mir_pipe_name(report_pipes[p])), json_num(w, dk->pipe_util[report_pipes[p]]);
+    json_obj_end(w);
     json_key(w, "races"), json_int(w, dk->races);
     json_key(w, "sync_errors"), json_int(w, dk->sync_errors);
     json_key(w, "tiles"), json_arr_begin(w);
@@ -226,9 +233,14 @@ static void text_kernel(StrBuf *o, const DrvSession *s, const DrvKernel *dk) {
             if (dk->ids_used[a][b])
                 sb_printf(o, "%s %s->%s: %d", any++ ? "," : "", mir_pipe_name((Pipe)a), mir_pipe_name((Pipe)b), dk->ids_used[a][b]);
     sb_printf(o, "%s (set %d, wait %d, barrier %d)\n", any ? "" : " none", dk->nset, dk->nwait, dk->nbarrier);
-    if (s->run.ran)
+    if (s->run.ran) {
         sb_printf(o, "  simulated: %lld cycles (%.2f us), cube utilisation %.1f%%, %d run(s)\n", (long long)dk->cycles,
                   (double)dk->cycles / (s->opt.target->clock_ghz * 1000.0), dk->cube_util * 100.0, dk->runs);
+        sb_puts(o, "  pipe busy:");
+        for (int p = 0; p < (int)(sizeof report_pipes / sizeof report_pipes[0]); p++)
+            sb_printf(o, " %s %.1f%%", mir_pipe_name(report_pipes[p]), dk->pipe_util[report_pipes[p]] * 100.0);
+        sb_putc(o, '\n');
+    }
 }
 
 void drv_report_text(const DrvSession *s, StrBuf *o) {

@@ -100,7 +100,10 @@ static DrvKernel *kernel_of(DrvSession *s, const Function *f) {
 static void record(DrvSession *s, DrvKernel *dk, const SimResult *r) {
     pthread_mutex_lock(&s->lock);
     dk->runs++;
-    if (r->cycles >= dk->cycles) dk->cycles = r->cycles, dk->cube_util = r->cube_util;
+    if (r->cycles >= dk->cycles) {
+        dk->cycles = r->cycles, dk->cube_util = r->cube_util;
+        for (int p = 0; p < PIPE_COUNT; p++) dk->pipe_util[p] = r->cycles ? (double)r->pipe_busy[p] / (double)r->cycles : 0.0;
+    }
     dk->races += r->races.len;
     dk->sync_errors += r->sync_errors.len;
     for (int i = 0; i < r->races.len; i++) {
@@ -159,6 +162,7 @@ void drv_run_reset(DrvSession *s) {
     for (int i = 0; i < s->kernels.len; i++) {
         DrvKernel *k = &s->kernels.data[i];
         k->runs = 0, k->cycles = 0, k->cube_util = 0, k->races = 0, k->sync_errors = 0;
+        memset(k->pipe_util, 0, sizeof k->pipe_util);
     }
 }
 
