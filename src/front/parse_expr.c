@@ -276,6 +276,7 @@ static Expr *parse_pl(Parser *p) {
     if (strncmp(d, "pl.tensor.", 10) == 0 || strncmp(d, "pl.tile.", 8) == 0) {
         OpId op = ir_op_lookup(d + 3);
         if (op == OP_NONE) {
+            if (front_not_yet_supported(p, d, sp)) return NULL;
             const char *s = front_suggest_op(d + 3);
             if (s) front_error(p, sp, "unknown operation '%s' (did you mean pl.%s?)", d, s);
             else front_error(p, sp, "unknown operation '%s'", d);
