@@ -841,6 +841,60 @@ TEST(test_valid_regions) {
     env_close(&e);
 }
 
+/* ---------------------------------------------------------------- a whole program */
+static Var *let_call(Env *e, Function *f, const char *name, Expr *call) {
+    Var *v = ir_var_new(e->c, name, call->type);
+    ir_list_push(e->c, &f->body, ir_assign(e->c, v, call));
+    return v;
+}
+
+/* softmax at the tensor level through interp_run (caller buffers in and out): m = row_max(x),
+ * d = x - m ([4, 1] broadcast), p = exp(d), s = row_sum(p), y = p / s, assembled into y. The
+ * reference below applies the same rules in C: float subtraction and division, exp in double
+ * rounded to float, a float running sum. */
+TEST(test_softmax_program) {
+    Env e;
+    env_open(&e);
+    e.what = "softmax";
+    IrCtx *c = e.c;
+    Function *f = ir_func_new(c, "softmax", FT_ORCHESTRATION);
+    Var *x = ir_var_new(c, "x", ty(&e, DT_FP32, 4, 8, false)), *y = ir_var_new(c, "y", ty(&e, DT_FP32, 4, 8, false));
+    ir_func_add_param(c, f, x, PD_IN);
+    ir_func_add_param(c, f, y, PD_OUT);
+    Var *m = let_call(&e, f, "m", mk(&e, OP_TENSOR_ROW_MAX, ty(&e, DT_FP32, 4, 1, false), 1, ir_ref(x)));
+    Var *d = let_call(&e, f, "d", mk(&e, OP_TENSOR_SUB, ty(&e, DT_FP32, 4, 8, false), 2, ir_ref(x), ir_ref(m)));
+    Var *p = let_call(&e, f, "p", mk(&e, OP_TENSOR_EXP, ty(&e, DT_FP32, 4, 8, false), 1, ir_ref(d)));
+    Var *s = let_call(&e, f, "s", mk(&e, OP_TENSOR_ROW_SUM, ty(&e, DT_FP32, 4, 1, false), 1, ir_ref(p)));
+    Var *q = let_call(&e, f, "q", mk(&e, OP_TENSOR_DIV, ty(&e, DT_FP32, 4, 8, false), 2, ir_ref(p), ir_ref(s)));
+    int64_t zero[2] = { 0, 0 };
+    Expr *as = mk(&e, OP_TENSOR_ASSEMBLE, NULL, 3, ir_ref(y), ir_ref(q), ir_int_tuple(c, zero, 2));
+    CHECK(ir_deduce_call(c, as));
+    Var *o = let_call(&e, f, "o", as);
+    Expr *r = ir_ref(o);
+    ir_list_push(c, &f->body, ir_return(c, &r, 1));
+    f->return_types = ARENA_ARRAY(c->arena, Type *, 1);
+    f->return_types[0] = o->type;
+    f->nreturns = 1;
+    Program *prog = ir_program_new(c, "softmax");
+    ir_program_add(c, prog, f);
+    float xv[32], yv[32];
+    for (int i = 0; i < 32; i++) xv[i] = (float)((i * 7) % 11) * 0.375f - 1.5f;
+    InterpTensor args[2] = { { DT_FP32, 2, { 4, 8 }, xv }, { DT_FP32, 2, { 4, 8 }, yv } };
+    CHECK_MSG(interp_run(prog, NULL, args, 2, &e.d), "softmax: %s", last_msg(&e));
+    int bad = 0;
+    for (int i = 0; i < 4; i++) {
+        float mx = xv[i * 8], sum, pe[8];
+        for (int j = 1; j < 8; j++) mx = mx < xv[i * 8 + j] ? xv[i * 8 + j] : mx;
+        for (int j = 0; j < 8; j++) pe[j] = (float)exp((double)(xv[i * 8 + j] - mx));
+        sum = pe[0];
+        for (int j = 1; j < 8; j++) sum += pe[j];
+        for (int j = 0; j < 8; j++) bad += yv[i * 8 + j] != pe[j] / sum;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_MSG(yv[0] > 0 && yv[0] < 1, "softmax: y[0] = %g", yv[0]);
+    env_close(&e);
+}
+
 /* ---------------------------------------------------------------- errors */
 TEST(test_errors) {
     Env e;
@@ -909,6 +963,7 @@ int main(void) {
     RUN(test_broadcast);
     RUN(test_mixed_dtypes);
     RUN(test_valid_regions);
+    RUN(test_softmax_program);
     RUN(test_errors);
     return test_summary();
 }
