@@ -60,6 +60,8 @@ static OpId dispatch(const char *name, const Expr *call) {
     if (strcmp(name, "create_tile") == 0) return OP_TILE_CREATE;
     OpId t = lookup2("tensor", name), l = lookup2("tile", name);
     const Type *a0 = call->call.nargs ? call->call.args[0]->type : NULL;
+    if (a0 && a0->kind == TY_SCALAR && call->call.nargs > 1)   /* pl.mul(3.0, t): the shaped operand decides */
+        a0 = call->call.args[1]->type;
     if (t != OP_NONE && a0 && a0->kind == TY_TENSOR) return t;
     if (l != OP_NONE && a0 && a0->kind == TY_TILE) return l;
     if (t != OP_NONE && l == OP_NONE) return t;
