@@ -1,7 +1,9 @@
 /* npycmp — compare two NumPy .npy files element by element (a test tool, standalone: no ptoc code).
  *
- *   npycmp [--atol A] [--rtol R] GOT.npy EXPECTED.npy
+ *   npycmp [--atol A] [--rtol R] GOT.npy EXPECTED.npy [[--exact | --atol A | --rtol R]... GOT2 EXP2]...
  *
+ * (More pairs may follow, each compared under the options given before it — `--exact` goes back to
+ * exact comparison — so a test compares all the outputs of a run with one process.)
  * Both files must have the same dtype descr (the byte-order character is ignored for one-byte types
  * and for 'V2', BF16 as ptoc writes it: '<V2' and '|V2' are the same) and the same shape, C order.
  * Without --atol/--rtol the comparison is exact: float elements must have identical bits (so -0 and
@@ -10,8 +12,9 @@
  * and an infinity only the same infinity; integers are still compared exactly.
  * Supported descrs: f2 f4 f8 V2 (BF16) i1 i2 i4 i8 u1 u2 u4 u8 b1.
  *
- * Exit 0 when equal ("equal: N elements"), 1 when an element differs (prints the first differing
- * index, both values and the number of differing elements), 2 on a usage or file error. */
+ * Exit 0 when every pair is equal ("equal: N elements" each), 1 when an element of some pair
+ * differs (prints, per pair, "GOT: " and the first differing index, both values and the number of
+ * differing elements), 2 on a usage or file error. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -163,38 +166,23 @@ static void print_index(const Npy *a, long long i) {
     printf("]");
 }
 
-int main(int argc, char **argv) {
-    double atol = -1, rtol = -1;
-    const char *files[2];
-    int nf = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--atol") && i + 1 < argc) atol = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) rtol = atof(argv[++i]);
-        else if (argv[i][0] == '-' && argv[i][1] == '-') return fail("unknown option '%s'%s", argv[i], "");
-        else if (nf < 2) files[nf++] = argv[i];
-        else return fail("too many files ('%s')%s", argv[i], "");
-    }
-    if (nf != 2) {
-        fprintf(stderr, "usage: npycmp [--atol A] [--rtol R] GOT.npy EXPECTED.npy\n");
-        return 2;
-    }
-    int tol = atol >= 0 || rtol >= 0;
-    if (atol < 0) atol = 0;
-    if (rtol < 0) rtol = 0;
+/* Compares one pair; 0 equal, 1 different, 2 error. */
+static int compare(const char *got, const char *exp, int tol, double atol, double rtol) {
     Npy a, b;
     int rc;
-    if ((rc = load(files[0], &a)) || (rc = load(files[1], &b))) return rc;
+    if ((rc = load(got, &a)) || (rc = load(exp, &b))) return rc;
+    rc = 1;
     if (a.kind != b.kind || a.size != b.size) {
-        printf("dtype differs: %s has '%s', %s has '%s'\n", files[0], a.descr, files[1], b.descr);
-        return 1;
+        printf("%s: dtype differs: '%s', %s has '%s'\n", got, a.descr, exp, b.descr);
+        goto done;
     }
     if (a.rank != b.rank || memcmp(a.shape, b.shape, sizeof(long long) * (size_t)a.rank)) {
-        printf("shape differs: %s has (", files[0]);
+        printf("%s: shape differs: (", got);
         for (int d = 0; d < a.rank; d++) printf("%s%lld", d ? ", " : "", a.shape[d]);
-        printf("), %s has (", files[1]);
+        printf("), %s has (", exp);
         for (int d = 0; d < b.rank; d++) printf("%s%lld", d ? ", " : "", b.shape[d]);
         printf(")\n");
-        return 1;
+        goto done;
     }
     int is_float = a.kind == 'f' || a.kind == 'V';
     long long bad = 0, first = -1;
@@ -216,9 +204,10 @@ int main(int argc, char **argv) {
     }
     if (!bad) {
         printf("equal: %lld elements\n", a.n);
-        return 0;
+        rc = 0;
+        goto done;
     }
-    printf("first difference at ");
+    printf("%s: first difference at ", got);
     print_index(&a, first);
     if (is_float) {
         double x = fval(&a, first), y = fval(&b, first);
@@ -238,7 +227,33 @@ int main(int argc, char **argv) {
         printf(": got %lld, expected %lld", ival(&a, first), ival(&b, first));
     }
     printf("; %lld of %lld elements differ%s\n", bad, a.n, tol ? " beyond the tolerance" : "");
+done:
     free(a.buf);
     free(b.buf);
-    return 1;
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    double atol = 0, rtol = 0;
+    int tol = 0, npairs = 0, worst = 0;
+    const char *pending = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--atol") && i + 1 < argc) atol = atof(argv[++i]), tol = 1;
+        else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) rtol = atof(argv[++i]), tol = 1;
+        else if (!strcmp(argv[i], "--exact")) atol = rtol = 0, tol = 0;
+        else if (argv[i][0] == '-' && argv[i][1] == '-') return fail("unknown option '%s'%s", argv[i], "");
+        else if (!pending) pending = argv[i];
+        else {
+            int rc = compare(pending, argv[i], tol, atol, rtol);
+            if (rc == 2) return 2;
+            if (rc > worst) worst = rc;
+            pending = NULL;
+            npairs++;
+        }
+    }
+    if (pending || !npairs) {
+        fprintf(stderr, "usage: npycmp [--atol A] [--rtol R] GOT.npy EXPECTED.npy [[--exact | --atol A | --rtol R]... GOT2 EXP2]...\n");
+        return 2;
+    }
+    return worst;
 }
