@@ -1,5 +1,5 @@
 # An op of the PyPTO catalogue ptoc does not implement yet: named, with the supported list.
-# expect: vec_unsupported_op.py:9:16: error: 'pl.sin' is a PyPTO operation ptoc does not support yet; the vector operations ptoc supports: add sub mul div
+# expect: vec_unsupported_op.py:9:16: error: 'pl.sin' is a PyPTO operation ptoc does not support yet; the vector operations ptoc supports: dim, add sub mul div
 import pypto.language as pl
 
 
