@@ -3,8 +3,8 @@ import pypto.language as pl
 
 
 @pl.jit
-def col_sum_fp16(x: pl.Tensor[[32, 64], pl.FP16], y: pl.Out[pl.Tensor[[1, 64], pl.FP16]]):
+def col_sum_fp16(x: pl.Tensor[[64, 32], pl.FP16], y: pl.Out[pl.Tensor[[1, 32], pl.FP16]]):
     with pl.at(level=pl.Level.CORE_GROUP):
-        tx = pl.load(x, [0, 0], [32, 64], target_memory=pl.Mem.Vec)
+        tx = pl.load(x, [0, 0], [64, 32], target_memory=pl.Mem.Vec)
         pl.store(pl.col_sum(tx), [0, 0], y)
     return y

@@ -3,7 +3,7 @@ import pypto.language as pl
 
 
 @pl.jit
-def col_sum_fp32(x: pl.Tensor[[32, 64], pl.FP32], y: pl.Out[pl.Tensor[[1, 64], pl.FP32]]):
+def col_sum_fp32(x: pl.Tensor[[64, 32], pl.FP32], y: pl.Out[pl.Tensor[[1, 32], pl.FP32]]):
     with pl.at(level=pl.Level.CORE_GROUP):
         y[:] = pl.col_sum(x)
     return y
