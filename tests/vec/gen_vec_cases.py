@@ -802,6 +802,54 @@ def gen_promotion():
              [f"pl.store(pl.{op}(ta, tb), [0, 0], y)"], [f"y[:] = pl.{op}(a, b)"])
 
 
+def gen_shapes():
+    """Other shapes: the smallest rows (32 bytes), odd row counts, one-row tiles; and tensor-level
+    windows (slices with offsets, rows that are not a multiple of 32 bytes) read and written."""
+    for op, dt, sh in (("add", "INT8", (3, 32)), ("mul", "FP32", (1, 8)), ("sub", "BF16", (5, 16)),
+                       ("maximum", "FP16", (17, 16)), ("div", "FP32", (64, 8))):
+        a, b = binary_inputs(op, dt, sh)
+        Case(f"shape_{op}_{dt.lower()}_{sh[0]}x{sh[1]}", [("a", dt, sh, a), ("b", dt, sh, b)],
+             [("y", dt, sh, binary_model(op, dt, a, b))],
+             [f"pl.store(pl.{op}(ta, tb), [0, 0], y)"], [f"y[:] = pl.{op}(a, b)"])
+    sh = (3, 8)
+    x = unary_input("exp", "FP32", sh)
+    x[~robust("FP32", np.exp(x))] = 0.5
+    Case("shape_exp_fp32_3x8", [("x", "FP32", sh, x)], [("y", "FP32", sh, unary_model("exp", "FP32", x))],
+         ["pl.store(pl.exp(tx), [0, 0], y)"], ["y[:] = pl.exp(x)"])
+    sh = (5, 16)
+    x = cast_input("FP32", "BF16", sh)
+    Case("shape_cast_fp32_bf16_5x16", [("x", "FP32", sh, x)], [("y", "BF16", sh, cast_model("FP32", "BF16", x, "ceil"))],
+         ["pl.store(pl.cast(tx, pl.BF16, mode=\"ceil\"), [0, 0], y)"], ["y[:] = pl.cast(x, pl.BF16, mode=\"ceil\")"])
+    for op, dt, sh in (("sum", "FP32", (64, 8)), ("max", "FP16", (3, 16)), ("min", "INT32", (1, 8))):
+        x = reduce_input(dt, sh, op)
+        Case(f"shape_row_{op}_{dt.lower()}_{sh[0]}x{sh[1]}", [("x", dt, sh, x)], [("y", dt, (sh[0], 1), row_reduce(op, dt, x))],
+             [f"tmp = pl.create_tile([{sh[0]}, {sh[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)",
+              f"pl.store(pl.row_{op}(tx, tmp), [0, 0], y)"], [f"y[:] = pl.row_{op}(x)"])
+        Case(f"shape_col_{op}_{dt.lower()}_{sh[0]}x{sh[1]}", [("x", dt, sh, x)], [("y", dt, (1, sh[1]), col_reduce(op, dt, x))],
+             [f"pl.store(pl.col_{op}(tx), [0, 0], y)"], [f"y[:] = pl.col_{op}(x)"])
+    # tensor-level windows: the rest of the Out tensor keeps its initial zeros
+    S = (16, 64)
+    for dt in ("FP16", "FP32", "INT8"):
+        a, b = binary_inputs("mul", dt, S)
+        y = np.zeros(S)
+        y[4:16, 8:48] = binary_model("mul", dt, a[0:12, 16:56], b[4:16, 0:40])
+        Case(f"window_mul_{dt.lower()}", [("a", dt, S, a), ("b", dt, S, b)], [("y", dt, S, y)], None,
+             ["y[4:16, 8:48] = pl.mul(a[0:12, 16:56], b[4:16, 0:40])"])
+    x = reduce_input("FP16", S, "sum")
+    yr = np.zeros((16, 1))
+    yr[2:14] = row_reduce("sum", "FP16", x[2:14, 4:44])
+    yc = np.zeros((1, 64))
+    yc[:, 8:48] = col_reduce("max", "FP16", x[0:12, 4:44])
+    Case("window_reduce_fp16", [("x", "FP16", S, x)], [("y", "FP16", (16, 1), yr), ("z", "FP16", (1, 64), yc)], None,
+         ["y[2:14, :] = pl.row_sum(x[2:14, 4:44])", "z[:, 8:48] = pl.col_max(x[0:12, 4:44])"])
+    x = rand_float("FP32", S, -10, 10)
+    m = rand_float("FP32", (16, 1), -10, 10)
+    y = np.zeros(S)
+    y[0:8, 24:64] = binary_model("sub", "FP32", x[8:16, 0:40], np.broadcast_to(m[8:16], (8, 40)))
+    Case("window_bcast_sub_fp32", [("x", "FP32", S, x), ("m", "FP32", (16, 1), m)], [("y", "FP32", S, y)], None,
+         ["y[0:8, 24:64] = pl.sub(x[8:16, 0:40], m[8:16, :])"])
+
+
 def gen_errors():
     """Integer division by zero is a run-time error naming the op (decision 8): TOLERANCE 'error'
     means ptoc run must fail with 'integer division by zero' (no expected files)."""
@@ -999,6 +1047,7 @@ def main():
     gen_broadcast()
     gen_promotion()
     gen_ragged()
+    gen_shapes()
     gen_errors()
     gen_examples()
     write_all()
