@@ -169,8 +169,9 @@ static void print_index(const Npy *a, long long i) {
 /* Compares one pair; 0 equal, 1 different, 2 error. */
 static int compare(const char *got, const char *exp, int tol, double atol, double rtol) {
     Npy a, b;
-    int rc;
-    if ((rc = load(got, &a)) || (rc = load(exp, &b))) return rc;
+    memset(&b, 0, sizeof b);
+    int rc = load(got, &a);                /* on an error the buffers are still freed below */
+    if (rc || (rc = load(exp, &b))) goto done;
     rc = 1;
     if (a.kind != b.kind || a.size != b.size) {
         printf("%s: dtype differs: '%s', %s has '%s'\n", got, a.descr, exp, b.descr);
