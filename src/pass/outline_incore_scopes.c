@@ -157,7 +157,7 @@ static ParamDir infer_dir(StmtList *body, const PassAliases *al, const Var *p) {
     return d.read ? PD_INOUT : PD_OUT;
 }
 
-typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; } Outliner;
+typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; bool failed; } Outliner;
 
 static const char *kernel_name(Outliner *o, Stmt *scope) {
     const char *base = scope->scope.name_hint;
@@ -165,6 +165,27 @@ static const char *kernel_name(Outliner *o, Stmt *scope) {
     for (int k = 0; ir_program_find(o->prog, name); k++)
         name = arena_printf(o->ctx->ir->arena, "%s_%d", base ? base : name, k);
     return name;
+}
+
+/* A tile lives in one kernel's on-chip memory: one flowing into or out of a region is a user error. */
+static bool tile_crosses(Outliner *o, const Stmt *scope, const VarSet *uses, const VarSet *defs, const VarSet *outside) {
+    for (int i = 0; i < uses->vars.len; i++) {
+        Var *v = uses->vars.items[i];
+        if (set_has(defs, v) || !v->type || v->type->kind != TY_TILE) continue;
+        diag_error(o->ctx->diag, scope->span, "'%s' is a tile computed on-chip outside this pl.at region (tiles do not "
+                   "outlive the region that computes them): store it into a tensor there (pl.store / pl.assemble) and "
+                   "read the tensor here", v->name);
+        return true;
+    }
+    for (int i = 0; i < defs->vars.len; i++) {
+        Var *v = defs->vars.items[i];
+        if (!set_has(outside, v) || !v->type || v->type->kind != TY_TILE) continue;
+        diag_error(o->ctx->diag, v->span.file ? v->span : scope->span, "tile '%s' is used after its pl.at region (tiles do "
+                   "not outlive the region that computes them): store it into a tensor inside the region (pl.store / "
+                   "pl.assemble) and use the tensor", v->name);
+        return true;
+    }
+    return false;
 }
 
 /* Replaces scope statement l->items[at] by a call of a new InCore function. */
@@ -175,6 +196,7 @@ static void outline(Outliner *o, StmtList *l, int at) {
     ir_visit_exprs(&scope->scope.body, collect_use, &uses);
     collect_defs(&scope->scope.body, &defs);
     collect_uses_except(&o->parent->body, scope, &outside);
+    if (tile_crosses(o, scope, &uses, &defs, &outside)) { o->failed = true; return; }
 
     Function *k = ir_func_new(c, kernel_name(o, scope), FT_INCORE);
     k->span = scope->span;
@@ -263,7 +285,12 @@ static bool outline_list(Outliner *o, StmtList *l) {
     bool any = false;
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_SCOPE && s->scope.kind == SC_INCORE) { outline(o, l, i); any = true; continue; }
+        if (s->kind == ST_SCOPE && s->scope.kind == SC_INCORE) {
+            outline(o, l, i);
+            if (o->failed) return any;
+            any = true;
+            continue;
+        }
         if (s->kind == ST_FOR) any |= outline_list(o, &s->for_.body);
         if (s->kind == ST_IF) { any |= outline_list(o, &s->if_.then_body); any |= outline_list(o, &s->if_.else_body); }
         if (s->kind == ST_WHILE) any |= outline_list(o, &s->while_.body);
@@ -280,8 +307,9 @@ bool pass_outline_incore_scopes(Program *p, PassCtx *ctx) {
     for (int i = 0; i < n; i++) {
         Function *f = funcs[i];
         if (f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION) continue;
-        Outliner o = { ctx, p, f, 0 };
+        Outliner o = { ctx, p, f, 0, false };
         if (outline_list(&o, &f->body) && f->type == FT_OPAQUE) ir_func_set_type(f, FT_ORCHESTRATION);
+        if (o.failed) { free(funcs); return false; }
     }
     free(funcs);
     return true;
