@@ -309,33 +309,35 @@ static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     MirVecKind vk = mir_vop_kind(i->vop);
     const MirBuf *d = &p->k->bufs[i->dst];
     StrBuf sc = { 0 };
-    bool has_scalar = vk == MVK_SCALAR || vk == MVK_FILL;
+    bool has_scalar = vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS;
+    DType sdt = vk == MVK_CMPS ? p->k->bufs[i->src0].dtype : d->dtype;   /* cmps compares in its source's type */
     if (has_scalar) {
-        const char *et = dtype_pto(d->dtype);
+        const char *et = dtype_pto(sdt);
         new_tmp(p, &sc);
         if (i->scalar) {
             StrBuf v = { 0 };
             expr(p, i->scalar, o, ind, &v);
             sb_indent(o, ind);
-            if (dtype_is_float(d->dtype)) sb_printf(o, "%s = arith.sitofp %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
+            if (dtype_is_float(sdt)) sb_printf(o, "%s = arith.sitofp %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
             else sb_printf(o, "%s = arith.index_cast %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
             sb_free(&v);
         } else {
             sb_indent(o, ind);
-            if (dtype_is_float(d->dtype)) sb_printf(o, "%s = arith.constant %.17g : %s\n", sb_cstr(&sc), i->imm, et);
+            if (dtype_is_float(sdt)) sb_printf(o, "%s = arith.constant %.17g : %s\n", sb_cstr(&sc), i->imm, et);
             else sb_printf(o, "%s = arith.constant %lld : %s\n", sb_cstr(&sc), (long long)i->imm, et);
         }
     }
-    int srcs[2], n = 0;
+    int srcs[3], n = 0;
     if (i->src0 >= 0) srcs[n++] = i->src0;
     if (i->src1 >= 0) srcs[n++] = i->src1;
+    if (i->src2 >= 0) srcs[n++] = i->src2;
     sb_indent(o, ind);
     sb_printf(o, "pto.%s ins(", mir_vop_pto(i->vop));
     for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); bname(p, srcs[j], o); }
     if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", sb_cstr(&sc));
     sb_puts(o, " : ");
     for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); tile_type(p, srcs[j], o); }
-    if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", dtype_pto(d->dtype));
+    if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", dtype_pto(sdt));
     sb_puts(o, ") outs(");
     bname(p, i->dst, o);
     sb_puts(o, " : ");
@@ -346,6 +348,10 @@ static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
         sb_printf(o, " {rmode = #pto<round_mode %s>}", i->mode >= 0 && i->mode <= 6 ? rm[i->mode] : "ROUND");
     }
     if (vk == MVK_FILLPAD) sb_printf(o, " {pad = %d}", i->mode);
+    if (vk == MVK_CMP || vk == MVK_CMPS) {
+        static const char *const cm[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+        sb_printf(o, " {cmpMode = #pto<cmp %s>}", i->mode >= 0 && i->mode <= 5 ? cm[i->mode] : "eq");
+    }
     loc(i, o);
     sb_free(&sc);
 }

@@ -205,6 +205,14 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
         return promote_operands(p, call, 0, 1) && broadcast_form(p, call);
     case VK_ROW_EXPAND: case VK_COL_EXPAND:
         return call->call.nargs != 2 || promote_operands(p, call, 0, 1);
+    case VK_CMP:
+        if (call->call.nargs == 2 && is_shaped(call->call.args[0]) && is_scalar(call->call.args[1])) {
+            call->call.op = sibling(call->call.op, "cmps");
+            return true;
+        }
+        return call->call.nargs != 2 || promote_operands(p, call, 0, 1);
+    case VK_SEL:
+        return call->call.nargs < 3 || promote_operands(p, call, 1, 2);
     case VK_SCALAR:
         if (call->call.nargs == 2 && is_shaped(call->call.args[0]) && is_scalar(call->call.args[1]))
             call->call.args[1] = retype_literal(p, call->call.args[1], call->call.args[0]->type->dtype);

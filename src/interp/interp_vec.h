@@ -54,5 +54,7 @@ static inline double vec_min(double a, double b) { return b < a ? b : a; }
 /* full, expands, fillpad and the row/col reductions (interp_vec_reduce.c); the op must be one of
  * them, anything else is reported as unsupported. */
 bool interp_vec_fill_reduce(VecArgs *a, InterpValue *out);
+/* cmp, cmps and sel (interp_vec_cmp.c). */
+bool interp_vec_cmp(VecArgs *a, InterpValue *out);
 
 #endif

@@ -33,6 +33,9 @@ VecKind ir_vec_kind(OpId op) {
     if (name_is(n, "expands")) return VK_EXPANDS;
     if (name_is(n, "fillpad")) return VK_FILLPAD;
     if (name_is(n, "reshape")) return VK_RESHAPE;
+    if (name_is(n, "cmp")) return VK_CMP;
+    if (name_is(n, "cmps")) return VK_CMPS;
+    if (name_is(n, "sel")) return VK_SEL;
     if (name_has_prefix(n, "row_expand")) return VK_ROW_EXPAND;
     if (name_has_prefix(n, "col_expand")) return VK_COL_EXPAND;
     if (name_has_prefix(n, "row_")) return VK_ROW_REDUCE;
@@ -286,6 +289,62 @@ static bool deduce_reshape(IrCtx *c, Expr *call) {
     return true;
 }
 
+/* The packed predicate mask of a compare over [R, C] with valid [vR, vC]: UINT8 [R, roundup(ceil(C / 8),
+ * 32)] (rows of 32-byte blocks), valid [vR, ceil(vC / 8)] (spec/ops.md §4.8). */
+static Type *mask_type(IrCtx *c, const Expr *call, const Expr *x) {
+    int64_t d[2] = { ir_type_dim(x->type, 0), (ir_type_dim(x->type, 1) + 7) / 8 };
+    d[1] = (d[1] + 31) / 32 * 32;
+    if (form_kind(call) == TY_TENSOR) return ir_tensor_type(c, DT_UINT8, 2, d);
+    Type *t = ir_tile_type(c, DT_UINT8, 2, d, MS_VEC);
+    TileView v = ir_implicit_view(t);
+    v.blayout = TL_ROW_MAJOR;
+    v.nvalid = 2;
+    v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
+    v.valid_shape[0] = valid_dim(x->type, 0);
+    int64_t vc;
+    v.valid_shape[1] = ir_is_const_int(valid_dim(x->type, 1), &vc) ? ir_const_int(c, (vc + 7) / 8, DT_INDEX)
+                                                                   : ir_const_int(c, d[1], DT_INDEX);
+    ir_deduce_set_view(c, t, v);
+    return t;
+}
+
+static bool deduce_cmp(IrCtx *c, Expr *call, bool scalar) {
+    Expr *a = call->call.args[0], *b = call->call.args[1];
+    if (!operand_ok(c, call, a, "first operand")) return false;
+    if (scalar ? !scalar_operand(c, call, b) : (!operand_ok(c, call, b, "second operand") || !same_dtype(c, call, a, b) ||
+                                                 !same_shape(c, call, a, b)))
+        return false;
+    if (ir_vec_cmp_type(call) < 0)
+        return fail(c, call, "%s: cmp_type must be 0 (eq), 1 (ne), 2 (lt), 3 (le), 4 (gt) or 5 (ge)", op_name(call));
+    call->type = mask_type(c, call, a);
+    return true;
+}
+
+/* sel(mask, a, b): the mask a packed UINT8 mask covering a's valid rows and ceil(vC / 8) bytes. */
+static bool deduce_sel(IrCtx *c, Expr *call) {
+    Expr *m = call->call.args[0], *a = call->call.args[1], *b = call->call.args[2];
+    if (!operand_ok(c, call, m, "mask") || !operand_ok(c, call, a, "second operand") || !operand_ok(c, call, b, "third operand"))
+        return false;
+    if (!same_dtype(c, call, a, b) || !same_shape(c, call, a, b)) return false;
+    int64_t need = (ir_type_dim(a->type, 1) + 7) / 8;
+    if (m->type->dtype != DT_UINT8 || ir_type_dim(m->type, 0) < ir_type_dim(a->type, 0) || ir_type_dim(m->type, 1) < need)
+        return fail(c, call, "%s: the mask %s must be a UINT8 packed mask (pl.cmp's result) with at least %lld rows and %lld "
+                    "bytes per row for %s", op_name(call), describe(c, m), (long long)ir_type_dim(a->type, 0), (long long)need,
+                    describe(c, a));
+    call->type = result_like(c, a, a->type->dtype);
+    return true;
+}
+
+int ir_vec_cmp_type(const Expr *call) {
+    const AttrVal *v = ir_attr_get(&call->call.kwargs, "cmp_type");
+    if (!v) return 0;
+    if (v->kind == AV_INT && v->i >= 0 && v->i <= 5) return (int)v->i;
+    static const char *const names[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+    for (int i = 0; v->kind == AV_STR && i < 6; i++)
+        if (strcmp(v->s, names[i]) == 0) return i;
+    return -1;
+}
+
 bool ir_deduce_vec(IrCtx *c, Expr *call) {
     switch (ir_vec_kind(call->call.op)) {
     case VK_BINARY: return deduce_binary(c, call);
@@ -303,6 +362,9 @@ bool ir_deduce_vec(IrCtx *c, Expr *call) {
     case VK_ROW_EXPAND: return deduce_expand(c, call, true);
     case VK_COL_EXPAND: return deduce_expand(c, call, false);
     case VK_RESHAPE: return deduce_reshape(c, call);
+    case VK_CMP: return deduce_cmp(c, call, false);
+    case VK_CMPS: return deduce_cmp(c, call, true);
+    case VK_SEL: return deduce_sel(c, call);
     case VK_NONE: break;
     }
     return fail(c, call, "internal: %s is not a vector op", op_name(call));

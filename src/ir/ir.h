@@ -59,7 +59,7 @@ const OpInfo *ir_op_info(OpId op);
 /* Vector ops (OPF_VEC) by operand convention (the comment above their rows in ops.def). */
 typedef enum {
     VK_NONE, VK_BINARY, VK_SCALAR, VK_UNARY, VK_CAST, VK_FULL, VK_EXPANDS, VK_FILLPAD,
-    VK_ROW_REDUCE, VK_COL_REDUCE, VK_ROW_EXPAND, VK_COL_EXPAND, VK_RESHAPE
+    VK_ROW_REDUCE, VK_COL_REDUCE, VK_ROW_EXPAND, VK_COL_EXPAND, VK_RESHAPE, VK_CMP, VK_CMPS, VK_SEL
 } VecKind;
 VecKind ir_vec_kind(OpId op);                   /* VK_NONE for other ops */
 OpId ir_vec_tile_op(OpId tensor_op);            /* tensor.X -> tile.X */
@@ -68,6 +68,7 @@ int ir_vec_round_mode(const char *s);           /* "rint" -> DT_ROUND_RINT; -1 w
 int ir_vec_cast_mode(const Expr *call);         /* a cast's mode= option (default round) */
 typedef struct AttrVal AttrVal;
 int ir_vec_pad_value(const AttrVal *v);         /* pad_value= option -> PAD_*; PAD_ZERO when absent; -1 invalid */
+int ir_vec_cmp_type(const Expr *call);          /* cmp_type= option 0..5 (default 0 = eq); -1 invalid */
 OpId ir_op_lookup(const char *name);            /* "tile.matmul" -> OP_TILE_MATMUL, else OP_NONE */
 bool ir_op_accepts_kwarg(OpId op, const char *key);
 

@@ -216,6 +216,7 @@ bool mir_inst_access(const Kernel *k, const MirInst *i, MirAccess *reads, int *n
             if (vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE) writes[nw++] = buf_access(k, i->src1);
             else reads[nr++] = buf_access(k, i->src1);
         }
+        if (i->src2 >= 0) reads[nr++] = buf_access(k, i->src2);
         writes[nw++] = buf_access(k, i->dst); break;
     default:
         *nreads = *nwrites = 0;
@@ -323,12 +324,12 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
     if (i->atomic_add) sb_puts(out, " atomic_add");
     if (i->op == MI_VOP) {
         MirVecKind vk = mir_vop_kind(i->vop);
-        if (vk == MVK_SCALAR || vk == MVK_FILL) {
+        if (vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS) {
             sb_puts(out, " s=");
             if (i->scalar) mir_print_expr(k, i->scalar, out);
             else sb_printf(out, "%.17g", i->imm);
         }
-        if (vk == MVK_CAST || vk == MVK_FILLPAD) sb_printf(out, " mode=%d", i->mode);
+        if (vk == MVK_CAST || vk == MVK_FILLPAD || vk == MVK_CMP || vk == MVK_CMPS) sb_printf(out, " mode=%d", i->mode);
     }
     sb_putc(out, '\n');
 }

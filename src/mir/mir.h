@@ -77,7 +77,7 @@ typedef struct MirBuf {
  * combination of binary, scalar and expand forms. */
 typedef enum {
     MVK_BINARY,      /* dst = src0 fn src1                 (identical valid shapes) */
-    MVK_SCALAR,      /* dst = src0 fn s                     s = scalar (MirExpr) or imm, in dst's dtype */
+    MVK_SCALAR,      /* dst = src0 fn s                     s = scalar (MirExpr) or imm, in dst's dtype (cmps: src0's) */
     MVK_UNARY,       /* dst = f(src0) */
     MVK_CAST,        /* dst = convert(src0) to dst's dtype, mode = MirRound */
     MVK_FILL,        /* dst valid region = s */
@@ -86,7 +86,14 @@ typedef enum {
     MVK_COL_REDUCE,  /* dst[0, c] = fn over the valid rows of src0 column c; src1 = tmp or -1 */
     MVK_ROW_EXPAND,  /* dst[r, c] = src0[r, c] fn src1[r, 0]  (fn NONE: src1[r, 0]; src0 = -1) */
     MVK_COL_EXPAND,  /* dst[r, c] = src0[r, c] fn src1[0, c]  (fn NONE: src1[0, c]; src0 = -1) */
+    MVK_CMP,         /* dst (UINT8 packed mask) bit (r, c) = src0[r, c] cmp src1[r, c], mode = MirCmp */
+    MVK_CMPS,        /* dst (UINT8 packed mask) bit (r, c) = src0[r, c] cmp s */
+    MVK_SEL,         /* dst[r, c] = bit (r, c) of the mask src0 ? src1[r, c] : src2[r, c] */
 } MirVecKind;
+/* Compare modes (cmp_type), the numbering of PyPTO and pto-isa. A packed mask holds the predicate of
+ * column c of row r in bit c % 8 (LSB first) of byte c / 8 of mask row r; bits beyond the valid
+ * columns are 0 (spec/ops.md §4.8, decision 7: sel reads it per row, as cmp writes it). */
+typedef enum { MCMP_EQ = 0, MCMP_NE, MCMP_LT, MCMP_LE, MCMP_GT, MCMP_GE } MirCmp;
 typedef enum { MVF_NONE, MVF_ADD, MVF_SUB, MVF_MUL, MVF_DIV, MVF_MAX, MVF_MIN } MirVecFn;
 typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND_TRUNC, MRND_ODD } MirRound;
 
@@ -121,7 +128,9 @@ typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND
     X(COLEXPANDMUL, "tcolexpandmul", MVK_COL_EXPAND, MVF_MUL)                               \
     X(COLEXPANDDIV, "tcolexpanddiv", MVK_COL_EXPAND, MVF_DIV)                               \
     X(COLEXPANDMAX, "tcolexpandmax", MVK_COL_EXPAND, MVF_MAX)                               \
-    X(COLEXPANDMIN, "tcolexpandmin", MVK_COL_EXPAND, MVF_MIN)
+    X(COLEXPANDMIN, "tcolexpandmin", MVK_COL_EXPAND, MVF_MIN)                               \
+    X(CMP, "tcmp", MVK_CMP, MVF_NONE) X(CMPS, "tcmps", MVK_CMPS, MVF_NONE)                  \
+    X(SEL, "tsel", MVK_SEL, MVF_NONE)
 
 typedef enum {
 #define X(id, pto, kind, fn) VOP_##id,
@@ -168,7 +177,7 @@ struct MirInst {
     MirVecOp vop;
     MirExpr *scalar;          /* MVK_SCALAR / MVK_FILL: an integer scalar operand, or NULL: use imm */
     double imm;               /* the constant scalar operand (already a value of the dst dtype) */
-    int mode;                 /* MVK_CAST: MirRound; MVK_FILLPAD: PadValue (1 zero, 2 max, 3 min) */
+    int mode;                 /* MVK_CAST: MirRound; MVK_FILLPAD: PadValue (1 zero, 2 max, 3 min); MVK_CMP(S): MirCmp */
     /* sync */
     Pipe src_pipe, dst_pipe;
     int event;                /* EVENT_IDn */

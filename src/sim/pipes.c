@@ -84,6 +84,9 @@ static const VecCost vec_cost[VOP_COUNT] = {
     [VOP_COLEXPANDADD] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDSUB] = { VC_EXPAND, 0, 0, false },
     [VOP_COLEXPANDMUL] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDDIV] = { VC_EXPAND, 0, 0, false },
     [VOP_COLEXPANDMAX] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDMIN] = { VC_EXPAND, 0, 0, false },
+    /* no vcmp intrinsic in the spec's table: costed as vsel (head 13, 2 per repeat) over the source */
+    [VOP_CMP] = { VC_REPEAT, 13, 2, false },   [VOP_CMPS] = { VC_REPEAT, 13, 2, false },    /* vcmp vcmps */
+    [VOP_SEL] = { VC_REPEAT, 13, 2, false },                                               /* vsel */
 };
 
 /* Over a [vr, vc] region of b-byte elements: repeats = vr * ceil(vc * b / 256). Reductions are
@@ -98,6 +101,7 @@ static int64_t vec_cycles(const Kernel *k, const MirInst *i) {
     if (vk == MVK_FILLPAD) { vr = d->rows; vc = d->cols; }
     if (c->shape == VC_REDUCE && s) { vr = s->valid_rows; vc = s->valid_cols; b = dtype_bytes(s->dtype); }
     if (vk == MVK_CAST && s && dtype_bytes(s->dtype) > b) b = dtype_bytes(s->dtype);
+    if ((vk == MVK_CMP || vk == MVK_CMPS) && s) { vr = s->valid_rows; vc = s->valid_cols; b = dtype_bytes(s->dtype); }
     int64_t per_row = cdiv(vc * b, 256);
     switch (c->shape) {
     case VC_REDUCE: return vr * (7 + per_row - 1) + 40;

@@ -140,6 +140,9 @@ int64_t sim_vrow_unary_i(MirVecOp op, int64_t *o, const int64_t *a, int64_t n);
 void sim_vrow_bin_f32(MirVecFn fn, uint8_t *d, const uint8_t *a, const uint8_t *b, int64_t n);
 void sim_vrow_sc_f32(MirVecFn fn, uint8_t *d, const uint8_t *a, float s, int64_t n);
 void sim_vrow_unary_f32(MirVecOp op, uint8_t *d, const uint8_t *a, int64_t n);
+/* vec_cmp.c: compare (packed masks) and select */
+bool sim_vop_check_cmp(SimRun *s, const MirInst *i);
+bool sim_exec_vop_cmp(SimRun *s, const SimDyn *d);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */

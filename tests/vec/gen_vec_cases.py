@@ -51,6 +51,7 @@ FLOATS = ("FP32", "FP16", "BF16")
 INTS = ("INT32", "INT16", "INT8")
 ELEM_BYTES = {"FP32": 4, "FP16": 2, "BF16": 2, "INT32": 4, "INT16": 2, "INT8": 1}
 INT_RANGE = {t: (-(1 << (8 * ELEM_BYTES[t] - 1)), (1 << (8 * ELEM_BYTES[t] - 1)) - 1) for t in INTS}
+INT_RANGE["UINT8"] = (0, 255)          # packed compare masks
 # precision bits, minimum normal exponent, largest finite value
 FLOAT_FMT = {"FP32": (24, -126, float(np.finfo(np.float32).max)),
              "FP16": (11, -14, 65504.0),
@@ -262,7 +263,7 @@ def npy_array(dt, x):
         return b.view("V2")
     lo, hi = INT_RANGE[dt]
     assert np.all(np.isfinite(x)) and x.min() >= lo and x.max() <= hi and np.all(x == np.rint(x)), f"bad {dt} values"
-    return x.astype({"INT32": np.int32, "INT16": np.int16, "INT8": np.int8}[dt])
+    return x.astype({"INT32": np.int32, "INT16": np.int16, "INT8": np.int8, "UINT8": np.uint8}[dt])
 
 
 def ptype(shape, dt):
@@ -871,6 +872,50 @@ def gen_errors():
          ["pl.store(pl.col_expand_div(tt, tv), [0, 0], y)"], ["y[:] = pl.col_expand_div(t, v)"], tol="error")
 
 
+CMP_NAMES = ("eq", "ne", "lt", "le", "gt", "ge")
+CMP_MODEL = (np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal)
+
+
+def packed_mask(bits):
+    """The packed predicate mask (spec/ops.md §4.8): bit c % 8 (LSB first) of byte c / 8 of row r."""
+    return np.packbits(bits, axis=1, bitorder="little").astype(np.float64)
+
+
+def gen_cmp_sel():
+    """cmp / cmps (every cmp_type) and sel, [8, 256] so the mask rows are exactly 32 bytes (no
+    unwritten padding in the output); equal values and (floats) a NaN planted: every comparison
+    with a NaN is false except ne."""
+    s = (8, 256)
+    ms = (8, 32)
+    for dt in ("FP32", "FP16", "INT32", "INT16"):
+        fl = dt in FLOATS
+        a = rand_vals(dt, s, FP_EXP[dt] if fl else None, 100 if not fl else None)
+        b = rand_vals(dt, s, FP_EXP[dt] if fl else None, 100 if not fl else None)
+        b[:, ::3] = a[:, ::3]                                  # equal elements
+        if fl:
+            a[1, 5] = np.nan
+            b[2, 9] = np.nan
+        for mode, name in enumerate(CMP_NAMES):
+            with np.errstate(invalid="ignore"):
+                m = packed_mask(CMP_MODEL[mode](a, b))
+                ms_ = packed_mask(CMP_MODEL[mode](a, 0.0))
+            Case(f"cmp_{name}_{dt.lower()}", [("a", dt, s, a), ("b", dt, s, b)], [("m", "UINT8", ms, m)],
+                 [f"pl.store(pl.cmp(ta, tb, cmp_type={mode}), [0, 0], m)"], [f"m[:] = pl.cmp(a, b, cmp_type={mode})"])
+            Case(f"cmps_{name}_{dt.lower()}", [("a", dt, s, a)], [("m", "UINT8", ms, ms_)],
+                 [f"pl.store(pl.cmp(ta, 0, cmp_type={mode}), [0, 0], m)"], [f"m[:] = pl.cmp(a, 0, cmp_type={mode})"])
+        bits = RNG.integers(0, 256, ms).astype(np.float64)
+        on = np.unpackbits(bits.astype(np.uint8), axis=1, bitorder="little").astype(bool)
+        Case(f"sel_{dt.lower()}", [("k", "UINT8", ms, bits), ("a", dt, s, a), ("b", dt, s, b)], [("y", dt, s, np.where(on, a, b))],
+             ["pl.store(pl.sel(tk, ta, tb), [0, 0], y)"], ["y[:] = pl.sel(k, a, b)"])
+    # a compare feeding a select in one kernel: y = where(a > b, a, b * 0.5)
+    a = rand_vals("FP32", s, FP_EXP["FP32"])
+    b = rand_vals("FP32", s, FP_EXP["FP32"])
+    Case("cmp_sel_chain_fp32", [("a", "FP32", s, a), ("b", "FP32", s, b)],
+         [("y", "FP32", s, np.where(a > b, a, b * 0.5))],
+         ["pl.store(pl.sel(pl.cmp(ta, tb, cmp_type=4), ta, pl.mul(tb, 0.5)), [0, 0], y)"],
+         ["y[:] = pl.sel(pl.cmp(a, b, cmp_type=4), a, pl.mul(b, 0.5))"])
+
+
 def gen_ragged():
     """Tile level with a valid shape smaller than the tile: only the valid region is computed and
     stored; the rest of the Out tensor keeps its initial zeros."""
@@ -1050,6 +1095,7 @@ def main():
     gen_shapes()
     gen_errors()
     gen_examples()
+    gen_cmp_sel()
     write_all()
     write_examples()
     nprog = sum((c.tile_body is not None) + (c.tensor_body is not None) for c in CASES)
