@@ -47,6 +47,7 @@ typedef struct Check {
     bool nz_misaligned[PF_MAX_TENSORS];   /* an access of an NZ tensor is not in whole fractals */
     int64_t stages;                       /* product of the enclosing pl.pipeline stages */
     int64_t vbytes;                       /* Vec bytes of the region's vector blocks (times stages) */
+    bool pipe_var[PF_MAX_VARS];           /* the variable of a pl.pipeline loop */
     int nwrites;
     bool conditional;
     int manual;                           /* manual scope stmt, -1 none */
@@ -240,6 +241,8 @@ static void check_vec(Check *c, int si) {
     for (int k = 0; k < v->nn && c->ok; k++) {
         const PfVNode *n = &v->n[k];
         if (n->kvar >= 0 && (n->kvar >= p->nvars || !c->vis[(int)n->kvar])) fail(c, "%sscalar variable i%lld not in scope", "", n->kvar);
+        if (n->kvar >= 0 && c->pipe_var[(int)n->kvar] && !p->features.on[PF_F_VEC_SCALAR_PIPE])
+            fail(c, "%sa pl.pipeline variable i%lld as a scalar operand (vec_scalar_pipe)", "", n->kvar);
         if (n->op != PF_V_LOAD) continue;
         int t = n->tensor;
         if (t < 0 || t >= p->ntensors) { fail(c, "%sbad load tensor %lld", "", t); return; }
@@ -257,6 +260,8 @@ static void check_vec(Check *c, int si) {
         if (t < 0 || t >= p->ntensors || k < 0 || k >= v->nn) { fail(c, "%sbad store %lld", "", i); return; }
         const PfVNode *n = &v->n[k];
         if (n->op == PF_V_LOAD && (n->vr || n->vc)) fail(c, "%sstores a partial load %lld", "", k);
+        /* y[..] = x[..] inside pl.at: "a tensor slice inside pl.at must feed a matmul operand or a vector op" */
+        if (n->op == PF_V_LOAD && v->tensor_level) fail(c, "%sa tensor-level block stores a slice as it is %lld", "", k);
         if (p->t[t].dir == PF_IN) fail(c, "%swrites an In parameter %lld", "", t);
         if (p->t[t].dt != n->dt) fail(c, "%sstore dtype differs from tensor %lld", "", t);
         int64_t rows = pf_vshape_rows(v, n->shape), cols = pf_vshape_cols(v, n->shape);
@@ -292,6 +297,7 @@ static void check_stmt(Check *c, int si) {
         c->conditional = true;
         int64_t save_stages = c->stages;
         if (s->loop == PF_LOOP_PIPELINE) c->stages *= 2;
+        c->pipe_var[s->var] = s->loop == PF_LOOP_PIPELINE;
         if (c->region >= 0) c->device_loops++;
         if (s->loop == PF_LOOP_PARALLEL) {
             Uses u = { 0 };

@@ -303,6 +303,7 @@ static int gen_device_loop(Gen *g, int depth) {
         if (on(g, PF_F_PIPELINE) && p->form == PF_FORM_JIT && s->loop == PF_LOOP_RANGE && pf_chance(g, 30)) {
             s->loop = PF_LOOP_PIPELINE;
             g->stages *= 2;
+            g->pipe_var[v] = true;
         }
         int n = 1 + (int)pf_rint(g, 2);
         for (int i = 0; i < n; i++) add_child(&p->st[si], false, gen_device(g, depth + 1));

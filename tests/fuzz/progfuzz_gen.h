@@ -22,6 +22,7 @@ typedef struct Gen {
     bool region_wr[PF_MAX_TENSORS];         /* tensors the current region writes */
     PfRange tr[PF_MAX_TENSORS];             /* the values a tensor holds (initial contents and writes so far) */
     bool vec_written[PF_MAX_TENSORS];
+    bool pipe_var[PF_MAX_VARS];             /* the variable of a pl.pipeline loop */
 } Gen;
 
 uint64_t pf_rnd(Gen *g);

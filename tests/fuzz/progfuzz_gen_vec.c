@@ -222,6 +222,16 @@ static int operand(VGen *x, int shape, DType dt, bool allow_approx) {
     return gen_load(x, dt, shape);
 }
 
+/* A loop variable in scope for a scalar operand; -1 none (a pl.pipeline variable only with
+ * vec_scalar_pipe: tests/fuzz/found/pipeline_folded_index_scalar_roundtrip.py). */
+static int scalar_var(VGen *x) {
+    Gen *g = x->g;
+    int c[PF_MAX_VARS], n = 0;
+    for (int i = 0; i < g->nscope; i++)
+        if (!g->pipe_var[g->scope[i]] || on(g, PF_F_VEC_SCALAR_PIPE)) c[n++] = g->scope[i];
+    return n ? c[pf_rint(g, n)] : -1;
+}
+
 static double pick_const(VGen *x, DType dt) {
     if (dtype_is_float(dt)) return PICK(x->g, ((double[]){ 0.5, 2, -1.5, 3, 0.25, 1, -2, 0.125, 1.5, -0.75 }));
     return PICK(x->g, ((double[]){ 1, 2, 3, -2, 5, -1 }));
@@ -270,7 +280,8 @@ static int gen_op(VGen *x) {
         PfVNode n = node(pick, dt, v->n[a].shape, a, -1);
         if (pick == PF_V_EXPANDS) {
             n.k = pick_const(x, dt);
-            if (on(g, PF_F_VEC_SCALAR) && g->nscope && pf_chance(g, 30)) n.kvar = (int8_t)g->scope[pf_rint(g, g->nscope)], n.k = 0;
+            if (on(g, PF_F_VEC_SCALAR) && g->nscope && pf_chance(g, 30)) n.kvar = (int8_t)scalar_var(x), n.k = 0;
+            if (n.kvar < 0) n.k = pick_const(x, dt);
         }
         if (pick == PF_V_FILLPAD) n.mode = (int8_t)pf_rint(g, 3);
         return add(x, n);
@@ -284,15 +295,16 @@ static int gen_op(VGen *x) {
         n.k = pick_const(x, dt);
         if (pick == PF_V_MULS && mag(x->r[a]) > 16) n.k = PICK(g, ((double[]){ 0.125, 0.0625, -0.25 }));
         if (!dtype_is_float(dt) && pick == PF_V_MULS && mag(x->r[a]) * 5 > pf_vdt_limit(dt)) n.k = -1;
-        if (on(g, PF_F_VEC_SCALAR) && g->nscope && pick != PF_V_DIVS && pf_chance(g, 25)) {
-            n.kvar = (int8_t)g->scope[pf_rint(g, g->nscope)];
+        int sv = on(g, PF_F_VEC_SCALAR) && g->nscope && pick != PF_V_DIVS && pf_chance(g, 25) ? scalar_var(x) : -1;
+        if (sv >= 0) {
+            n.kvar = (int8_t)sv;
             n.k = (double)pf_rint(g, 3);
         } else if (v->tensor_level && !dtype_is_float(dt) && on(g, PF_F_VEC_PROMOTE) &&
                    (pick == PF_V_ADDS || pick == PF_V_MULS) && pf_chance(g, 30)) {
             n.k = PICK(g, ((double[]){ 0.5, 2.5, -1.5 }));      /* an integer tensor with a float literal: FP32 */
             n.dt = DT_FP32;
         }
-        if ((oi->flags & PF_VOP_COMMUTES) && pf_chance(g, 20)) n.form |= PF_VF_SWAP;
+        if ((oi->flags & PF_VOP_COMMUTES) && v->tensor_level && pf_chance(g, 20)) n.form |= PF_VF_SWAP;
         return add(x, n);
     }
     case PF_VK_CAST: {
@@ -478,11 +490,11 @@ int pf_gen_vec(Gen *g, int block_var) {
     /* stores: the last value, sometimes another one */
     int nst = p->form == PF_FORM_PROGRAM ? 1 : 1 + (pf_chance(g, 30) ? 1 : 0) + (pf_chance(g, 10) ? 1 : 0);
     int last = v->nn - 1;
-    while (last > 0 && isinf(x.r[last].lo + x.r[last].hi)) last--;
+    while (last > 0 && (isinf(x.r[last].lo + x.r[last].hi) || (v->tensor_level && v->n[last].op == PF_V_LOAD))) last--;
     for (int i = 0; i < nst; i++) {
         int k = i == 0 ? last : (int)pf_rint(g, v->nn);
         const PfVNode *nd = &v->n[k];
-        if (nd->op == PF_V_LOAD && (nd->vr || nd->vc)) continue;
+        if (nd->op == PF_V_LOAD && (nd->vr || nd->vc || v->tensor_level)) continue;
         if (i > 0 && k == last) continue;
         gen_store(&x, k);
     }

@@ -341,7 +341,11 @@ static void print_vec(Pr *pr, int si, int ind) {
         if (vinline(pr, si, v, k)) continue;
         sb_indent(sb, ind);
         sb_printf(sb, "v%d_%d = ", si, k);
-        vexpr(pr, si, v, k);
+        const PfVNode *n = &v->n[k];
+        if (n->op == PF_V_LOAD && v->tensor_level)      /* x[:], not the bare name (tests/fuzz/found/tensor_alias_in_at_*) */
+            window(pr, n->tensor, n->r, n->c, pf_vshape_rows(v, n->shape), pf_vshape_cols(v, n->shape), true);
+        else
+            vexpr(pr, si, v, k);
         sb_putc(sb, '\n');
     }
     for (int i = 0; i < v->ns; i++) {

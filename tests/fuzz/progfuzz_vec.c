@@ -139,7 +139,13 @@ int64_t pf_vec_bytes(const PfVec *v) {
     for (int k = 0; k < v->nn; k++) {
         const PfVNode *n = &v->n[k];
         const PfVOpInfo *oi = pf_vop(n->op);
-        total += pf_vbytes(v, n->shape, (DType)n->dt) + 512;          /* + alignment of each buffer */
+        int64_t copies = 1;
+        if (v->tensor_level && n->op == PF_V_LOAD) {      /* a slice is loaded once per use */
+            copies = 0;
+            for (int i = k + 1; i < v->nn; i++) copies += (v->n[i].a == k) + (v->n[i].b == k);
+            if (copies < 1) copies = 1;
+        }
+        total += (pf_vbytes(v, n->shape, (DType)n->dt) + 512) * copies;   /* + alignment of each buffer */
         if (!v->tensor_level) {
             if (oi->kind == PF_VK_REDUCE && (oi->xname[0] == 'r' || (n->form & PF_VF_TMP)) && !tmp_dt[(int)v->n[n->a].dt]) {
                 tmp_dt[(int)v->n[n->a].dt] = true;
@@ -361,7 +367,8 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         if (!dtype_is_float(dt) && (s.lo != floor(s.lo) || s.hi != floor(s.hi))) FAIL("a fractional scalar with an integer value");
         if (n->op == PF_V_DIVS && !nonzero(s, dt)) FAIL("division by a scalar near zero");
         if (n->form & PF_VF_SWAP) {
-            if (!(oi->flags & PF_VOP_COMMUTES)) FAIL("scalar first in a non-commutative op");
+            /* the tile level dispatches pl.add(2.0, t) to tensor.adds (reported, tests/fuzz/found/) */
+            if (!(oi->flags & PF_VOP_COMMUTES) || !v->tensor_level) FAIL("scalar first in a non-commutative op");
             r = arith(n->op, s, a, dt);
         } else {
             r = arith(n->op, a, s, dt);
