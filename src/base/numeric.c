@@ -124,6 +124,7 @@ static double round_to_float(DType t, double v, int mode) {
         case DT_ROUND_FLOOR: return lo;
         case DT_ROUND_CEIL: return hi;
         case DT_ROUND_TRUNC: return v > 0 ? lo : hi;
+        case DT_ROUND_ODD: return big;                  /* the largest finite has an odd significand */
         default: return r;
         }
     }
@@ -161,7 +162,9 @@ static double round_to_integer(double v, int mode) {
 static double wrap_int(DType to, double v) {
     int bits = dtype_bits(to);
     if (bits >= 64) return v;
-    uint64_t m = (uint64_t)(int64_t)v & ((UINT64_C(1) << bits) - 1);
+    /* v is an integer value of the source type: UINT64 values >= 2^63 do not fit int64 */
+    uint64_t u = v >= 9223372036854775808.0 ? (uint64_t)v : (uint64_t)(int64_t)v;
+    uint64_t m = u & ((UINT64_C(1) << bits) - 1);
     if (dtype_is_signed(to) && (m >> (bits - 1))) return (double)(int64_t)(m | ~((UINT64_C(1) << bits) - 1));
     return (double)m;
 }
@@ -176,7 +179,7 @@ static double saturate_int(DType to, double v) {
 double dtype_convert(DType to, DType from, double v, int mode) {
     if (to == DT_BOOL) return v != 0;
     if (dtype_is_float(to)) return round_to_float(to, v, mode);
-    if (dtype_is_float(from)) return saturate_int(to, round_to_integer(v, mode));
+    if (dtype_is_float(from)) return saturate_int(to, round_to_integer(v, mode)) + 0.0;   /* + 0.0: no -0 integer */
     return wrap_int(to, v);
 }
 

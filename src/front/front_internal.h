@@ -122,6 +122,8 @@ Expr *front_sugar_call(Parser *p, const char *dotted, Span sp);          /* pl.<
 Expr *front_sugar_subscript(Parser *p, Expr *base);                      /* at '[' on a tensor */
 bool front_sugar_store(Parser *p, StmtList *body, Var *target, Span sp); /* c[...] = x */
 const char *front_suggest_op(const char *name);                           /* closest op name or NULL */
+/* A PyPTO op ptoc does not implement yet: reports it with the supported list and returns true. */
+bool front_not_yet_supported(Parser *p, const char *dotted, Span sp);
 /* vector-op user forms (sugar_vec.c): scalar forms, literal typing, promotion casts, broadcasts */
 bool front_vec_rewrite(Parser *p, Expr *call);
 

@@ -258,12 +258,38 @@ static Expr *parse_scalar_builtin(Parser *p, const char *d, Span sp) {
     return front_expect_op(p, ")", "to close the call") ? r : NULL;
 }
 
+/* pl.dim(t, axis) / pl.tensor.dim: the static extent of a tensor dimension (negative axes count
+ * from the end), an INDEX constant (spec/ops.md §4.9; ptoc has no dynamic dimensions). */
+static Expr *parse_dim_call(Parser *p, Span sp) {
+    front_next(p);                                        /* '(' */
+    Expr *t = front_parse_expr(p);
+    if (!t || !front_expect_op(p, ",", "between the tensor and the axis")) return NULL;
+    Span asp = front_peek(p, 0)->span;
+    Expr *ax = front_parse_expr(p);
+    if (!ax || !front_expect_op(p, ")", "to close the call")) return NULL;
+    int64_t a;
+    if (!t->type || (t->type->kind != TY_TENSOR && t->type->kind != TY_TILE)) {
+        front_error(p, sp, "pl.dim: the first argument must be a tensor or a tile");
+        return NULL;
+    }
+    if (!ir_is_const_int(ax, &a) || a < -t->type->rank || a >= t->type->rank) {
+        front_error(p, asp, "pl.dim: the axis must be a constant in [%d, %d] for a rank-%d value", -t->type->rank,
+                    t->type->rank - 1, t->type->rank);
+        return NULL;
+    }
+    if (a < 0) a += t->type->rank;
+    int64_t v;
+    if (!ir_is_const_int(t->type->shape[a], &v)) { front_error(p, sp, "pl.dim: dimension %lld is not static", (long long)a); return NULL; }
+    return with_span(ir_const_int(p->c, v, DT_INDEX), sp);
+}
+
 static Expr *parse_pl(Parser *p) {
     Span sp;
     const char *d = front_parse_dotted(p, &sp);
     if (!d) return NULL;
     if (!front_is_op(p, "(")) return parse_pl_enum(p, d, sp);
     if (strcmp(d, "pl.const") == 0) return parse_const(p, sp);
+    if (strcmp(d, "pl.dim") == 0 || strcmp(d, "pl.tensor.dim") == 0) return parse_dim_call(p, sp);
     Expr *b = parse_scalar_builtin(p, d, sp);
     if (b || p->failed) return b;
     static const char *const stmt_only[] = { "pl.yield_", "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_",
@@ -276,6 +302,7 @@ static Expr *parse_pl(Parser *p) {
     if (strncmp(d, "pl.tensor.", 10) == 0 || strncmp(d, "pl.tile.", 8) == 0) {
         OpId op = ir_op_lookup(d + 3);
         if (op == OP_NONE) {
+            if (front_not_yet_supported(p, d, sp)) return NULL;
             const char *s = front_suggest_op(d + 3);
             if (s) front_error(p, sp, "unknown operation '%s' (did you mean pl.%s?)", d, s);
             else front_error(p, sp, "unknown operation '%s'", d);

@@ -67,6 +67,30 @@ static OpId dispatch(const char *name, const Expr *call) {
     return t != OP_NONE ? t : l;
 }
 
+/* PyPTO ops ptoc does not implement yet (spec/ops.md scope): named as such, with what is supported. */
+static const char *const not_yet[] = {
+    "cmp", "cmps", "sel", "sels", "reshape", "transpose", "transpose_view", "concat", "read", "write", "slice",
+    "fmod", "fmods", "rem", "rems", "and_", "or_", "xor", "xors", "ands", "ors", "not_", "shl", "shr", "shls", "shrs",
+    "lrelu", "prelu", "sin", "cos", "row_prod", "col_prod", "row_argmax", "row_argmin", "col_argmax", "col_argmin",
+    "part_add", "part_mul", "part_max", "part_min", "fillpad_expand", "fillpad_inplace", "reinterpret_view", "gather",
+    "scatter", "sort32", "addc", "subc", "addsc", "subsc", "row_expand_expdif", "col_expand_expdif", NULL
+};
+#define VECTOR_SUPPORTED "dim, add sub mul div maximum minimum (and their scalar forms adds subs muls divs maximums minimums), " \
+    "exp log sqrt rsqrt recip abs neg relu, cast, full expands fillpad, row_sum row_max row_min col_sum col_max col_min, " \
+    "row_expand[_add|_sub|_mul|_div|_max|_min], col_expand[_add|_sub|_mul|_div|_max|_min]"
+
+bool front_not_yet_supported(Parser *p, const char *dotted, Span sp) {
+    const char *name = strrchr(dotted, '.');
+    name = name ? name + 1 : dotted;
+    for (int i = 0; not_yet[i]; i++)
+        if (strcmp(name, not_yet[i]) == 0) {
+            front_error(p, sp, "'%s' is a PyPTO operation ptoc does not support yet; the vector operations ptoc supports: %s",
+                        dotted, VECTOR_SUPPORTED);
+            return true;
+        }
+    return false;
+}
+
 Expr *front_sugar_call(Parser *p, const char *dotted, Span sp) {
     const char *name = dotted + 3;
     if (strncmp(dotted, "pl.", 3) != 0 || strchr(name, '.')) {
@@ -77,6 +101,7 @@ Expr *front_sugar_call(Parser *p, const char *dotted, Span sp) {
     call->span = sp;
     OpId probe = dispatch(name, call);
     if (probe == OP_NONE) {
+        if (front_not_yet_supported(p, dotted, sp)) return NULL;
         const char *s = front_suggest_op(name);
         if (s) front_error(p, sp, "unknown operation '%s' (did you mean pl.%s?)", dotted, s);
         else front_error(p, sp, "unknown operation '%s'", dotted);

@@ -1,6 +1,7 @@
 /* interp_internal — values, arrays, environments and the evaluator's entry points shared by the
  * interpreter's files (interp.c statements and calls, interp_expr.c scalar expressions,
- * interp_ops.c op semantics, interp_matmul.c the cube numerics, interp_array.c storage).
+ * interp_ops.c op semantics, interp_matmul.c the cube numerics, interp_vec*.c the vector ops,
+ * interp_array.c storage).
  *
  * Requires: ir.h. Produces: nothing global; every run owns its context.
  * Ownership: arrays and tuples are reference counted. Every InterpValue returned by an eval
@@ -119,5 +120,8 @@ typedef struct InterpMatmul {
 } InterpMatmul;
 bool interp_matmul_dims(const InterpMatmul *m, int64_t *M, int64_t *N, int64_t *K);
 void interp_matmul_run(const InterpMatmul *m, InterpArray *res);
+/* The vector ops (OPF_VEC rows of ops.def, tile and tensor forms; interp_vec.c,
+ * interp_vec_reduce.c): evaluates the call's arguments and returns a fresh array. */
+bool interp_vec_op(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue *out);
 
 #endif

@@ -76,11 +76,14 @@ static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) 
         const char *fix = sp == MS_MAT
             ? "L1 tiling is not automatic: load smaller operands (slice the reduction and accumulate into the output, "
               "or split the output across several pl.at regions)"
+            : sp == MS_VEC
+            ? "the vector working set does not fit UB: process smaller chunks (a pl.range / pl.pipeline loop over "
+              "slices of the tensors), or lower the pipeline depth"
             : "the L0 working set does not fit: shrink the operands of the matmul (the chooser only sees one matmul "
               "at a time), or lower the pipeline depth";
         diag_add(ctx->diag, DIAG_NOTE, f->span, NULL, "%s holds %s; %s", memspace_name((MemSpace)sp), sb_cstr(&sb), fix);
         sb_free(&sb);
-        for (int i = 0; sp != MS_MAT && i < ctx->untiled.len; i++) {   /* an untiled matmul keeps whole operands in L0 */
+        for (int i = 0; sp != MS_MAT && sp != MS_VEC && i < ctx->untiled.len; i++) {   /* an untiled matmul keeps whole operands in L0 */
             const PassUntiled *u = &ctx->untiled.data[i];
             if (!strcmp(u->function, f->name))
                 diag_add(ctx->diag, DIAG_NOTE, u->span, NULL, "this matmul was left untiled (%s): %s", u->code, u->reason);

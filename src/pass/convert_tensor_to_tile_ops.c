@@ -6,7 +6,11 @@
  *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype;
  *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept). A later
  *   matmul reading the same window of the same In tensor at the top level reuses the earlier load.
- *   Tensor ops this pass does not lower are reported as user errors naming the op. */
+ *   Vector ops (tensor.X with OPF_VEC) become tile.X on Vec tiles (convert_tensor_vec.c: Vec loads
+ *   of their tensor operands, row-reduction scratch tiles). A returned value that became a tile is
+ *   stored to a new Out parameter, and every call site passes a tensor.create for it (exit stores).
+ *   Vector ops outside InCore functions, and tensor ops this pass does not lower, are reported as
+ *   user errors naming the op. */
 #include "pass/convert_tensor_to_tile.h"
 
 #include <string.h>
@@ -36,6 +40,13 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     IrCtx *c = cv->ctx->ir;
     Expr *src = operand, *offs = NULL;
     int64_t dims[2];
+    if (operand->kind == EX_VAR && operand->type->kind == TY_TILE && operand->type->space == MS_VEC) {
+        diag_error(cv->ctx->diag, at,
+                   "matmul operand '%s' is computed by vector ops in this pl.at region; a region mixing cube and vector "
+                   "work is not supported by ptoc yet: compute it in its own pl.at region and use its result tensor here",
+                   operand->var->name);
+        return NULL;
+    }
     if (operand->kind == EX_VAR && operand->type->kind == TY_TILE) {
         diag_error(cv->ctx->diag, at,
                    "matmul operand '%s' is computed on-chip in this pl.at region; feeding one matmul's result to another "
@@ -323,10 +334,25 @@ static bool exit_stores(PassCtx *ctx, Program *p, Function *f) {
     return true;
 }
 
+/* Vector ops compute on the vector unit: outside a pl.at region there is no kernel to run them. */
+typedef struct { PassCtx *ctx; bool bad; } OrchVec;
+static void orch_vec(Expr *e, void *ud) {
+    OrchVec *o = ud;
+    if (o->bad || e->kind != EX_CALL || e->call.op == OP_NONE || !(ir_op_info(e->call.op)->flags & OPF_VEC)) return;
+    diag_error(o->ctx->diag, e->span, "pl.%s on tensors outside a pl.at region: vector operations run in a kernel; put it "
+               "inside `with pl.at(level=pl.Level.CORE_GROUP):`", ir_vec_short_name(e->call.op));
+    o->bad = true;
+}
+
 bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         Function *f = p->funcs[i];
-        if (!ir_functype_is_incore(f->type)) continue;
+        if (!ir_functype_is_incore(f->type)) {
+            OrchVec o = { ctx, false };
+            ir_visit_exprs(&f->body, orch_vec, &o);
+            if (o.bad) return false;
+            continue;
+        }
         Loaded cache[32];
         int ncache = 0, at = 0;
         VEC(VecLoaded) vec_loads = { 0 };

@@ -31,6 +31,12 @@ static Expr *vec_load_call(Conv *cv, Expr *src, Expr *offs, const Type *window, 
 
 /* The Vec tile holding tensor operand x (loading it when this is its first vector use). */
 static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
+    if (x->type && x->type->kind == TY_TILE && x->type->space != MS_VEC && x->type->space != MS_NONE) {
+        diag_error(cv->ctx->diag, sp, "'%s' is computed by the cube (%s) in this pl.at region; a region mixing cube and vector "
+                   "work is not supported by ptoc yet: compute it in its own pl.at region, whose result tensor this one reads",
+                   x->kind == EX_VAR ? x->var->name : "the operand", memspace_name(x->type->space));
+        return NULL;
+    }
     if (x->kind != EX_VAR || !x->type || x->type->kind != TY_TENSOR) return x;
     Var *have = cached_load(cv, x->var);
     if (have) return ir_ref(have);

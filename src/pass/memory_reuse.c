@@ -6,7 +6,8 @@
  * Does: lifetimes from a linear pre-order numbering (a value defined outside a loop and used in it
  *   lives to the loop's end; `prev.last <= curr.def` is no overlap). Global first-fit-decreasing
  *   packing: largest base first; it joins the first buffer all of whose members it may share with
- *   (disjoint lifetimes, no not-in-place-safe op between them). Pipeline-stage guard: clones of one
+ *   (disjoint lifetimes, and never the result of an op with an input it may not overwrite: spec/ops.md
+ *   §2.7 — every input of a not-in-place-safe op, an expand op's broadcast vector, a cast's input). Pipeline-stage guard: clones of one
  *   group at different stage residues (stage mod F_g) never share, F_g starting at the group's
  *   depth; when a space then overflows its capacity, depth is shed one step from the group that
  *   frees the most bytes, with perf hint PH-MR-001. */

@@ -157,7 +157,7 @@ static ParamDir infer_dir(StmtList *body, const PassAliases *al, const Var *p) {
     return d.read ? PD_INOUT : PD_OUT;
 }
 
-typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; } Outliner;
+typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; bool failed; } Outliner;
 
 static const char *kernel_name(Outliner *o, Stmt *scope) {
     const char *base = scope->scope.name_hint;
@@ -183,6 +183,13 @@ static void outline(Outliner *o, StmtList *l, int at) {
     for (int i = 0; i < uses.vars.len; i++) {
         Var *v = uses.vars.items[i];
         if (set_has(&defs, v)) continue;
+        if (v->type && v->type->kind == TY_TILE) {   /* a tile lives in one kernel's on-chip memory */
+            diag_error(o->ctx->diag, scope->span, "'%s' is a tile computed on-chip outside this pl.at region (tiles do not "
+                       "outlive the region that computes them): store it into a tensor there (pl.store / pl.assemble) and "
+                       "read the tensor here", v->name);
+            o->failed = true;
+            return;
+        }
         Var *p = ir_var_new(c, v->name, v->type);
         p->span = v->span;
         ir_func_add_param(c, k, p, PD_IN);
@@ -197,7 +204,17 @@ static void outline(Outliner *o, StmtList *l, int at) {
 
     VarList outs = {0};
     for (int i = 0; i < defs.vars.len; i++)
-        if (set_has(&outside, defs.vars.items[i])) ir_varlist_push(c, &outs, defs.vars.items[i]);
+        if (set_has(&outside, defs.vars.items[i])) {
+            Var *v = defs.vars.items[i];
+            if (v->type && v->type->kind == TY_TILE) {
+                diag_error(o->ctx->diag, v->span.file ? v->span : scope->span, "tile '%s' is used after its pl.at region (tiles "
+                           "do not outlive the region that computes them): store it into a tensor inside the region "
+                           "(pl.store / pl.assemble) and use the tensor", v->name);
+                o->failed = true;
+                return;
+            }
+            ir_varlist_push(c, &outs, v);
+        }
     int nouts = outs.len;
     Expr **rets = ARENA_ARRAY(c->arena, Expr *, nouts ? nouts : 1);
     Type **rtypes = ARENA_ARRAY(c->arena, Type *, nouts ? nouts : 1);
@@ -263,7 +280,12 @@ static bool outline_list(Outliner *o, StmtList *l) {
     bool any = false;
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_SCOPE && s->scope.kind == SC_INCORE) { outline(o, l, i); any = true; continue; }
+        if (s->kind == ST_SCOPE && s->scope.kind == SC_INCORE) {
+            outline(o, l, i);
+            if (o->failed) return any;
+            any = true;
+            continue;
+        }
         if (s->kind == ST_FOR) any |= outline_list(o, &s->for_.body);
         if (s->kind == ST_IF) { any |= outline_list(o, &s->if_.then_body); any |= outline_list(o, &s->if_.else_body); }
         if (s->kind == ST_WHILE) any |= outline_list(o, &s->while_.body);
@@ -280,8 +302,9 @@ bool pass_outline_incore_scopes(Program *p, PassCtx *ctx) {
     for (int i = 0; i < n; i++) {
         Function *f = funcs[i];
         if (f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION) continue;
-        Outliner o = { ctx, p, f, 0 };
+        Outliner o = { ctx, p, f, 0, false };
         if (outline_list(&o, &f->body) && f->type == FT_OPAQUE) ir_func_set_type(f, FT_ORCHESTRATION);
+        if (o.failed) { free(funcs); return false; }
     }
     free(funcs);
     return true;

@@ -33,6 +33,7 @@ void sim_core_free(SimCore *c) {
     for (int i = 0; i < MS_COUNT; i++) free(c->mem[i]);
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
+    vec_free(&c->vrow);
     for (int i = 0; i < MS_COUNT; i++) free(c->shadow[i]);
     vec_free(&c->gm_shadow);
     free(c);
@@ -97,6 +98,7 @@ static Pipe issue_pipe(const SimRun *s, const MirInst *i) {
 /* Operand buffer ids and GM parameter of a tile instruction are present and in range. */
 static bool check_operands(SimRun *s, const MirInst *i) {
     if (mir_is_sync(i)) return true;
+    if (i->op == MI_VOP) return sim_vop_check(s, i);   /* operands depend on the vector kind */
     bool need[4] = { i->op != MI_TSTORE, i->op != MI_TLOAD,
                      i->op == MI_TMATMUL || i->op == MI_TMATMUL_ACC || i->op == MI_TMATMUL_BIAS,
                      i->op == MI_TMATMUL_BIAS };
@@ -122,6 +124,9 @@ static bool issue(SimRun *s, const MirInst *i) {
                (i->off[1] && !mir_eval_checked(i->off[1], s->vars, &d.off1))) {
         return sim_hard_error(s, i, "an offset overflows or divides by zero");
     }
+    /* a vector scalar operand takes the loop variables' values at issue, as the scalar unit does */
+    if (i->op == MI_VOP && i->scalar && !mir_eval_checked(i->scalar, s->vars, &d.off0))
+        return sim_hard_error(s, i, "the scalar operand overflows or divides by zero");
     if (i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG) {
         int ev = resolve_event(s, i);
         if (ev < 0 || ev >= SIM_MAX_EVENTS) return sim_hard_error(s, i, "event id %d out of range", ev);

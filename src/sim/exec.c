@@ -1,5 +1,6 @@
 /* sim/exec — functional semantics of the data-moving tile instructions (isa_and_sync.md §5):
- * tload, tstore (with atomic add and FIXPIPE narrowing), textract, tmov, tinsert.
+ * tload, tstore (with atomic add and FIXPIPE narrowing), textract, tmov, tinsert; dispatches the
+ * matmuls (mad.c) and vector instructions (vec.c).
  *
  * Requires: per-buffer views (layout tables) of the run; GM parameter pointers.
  * Produces: the instruction's effect on core memories / GM, applied when the pipe engine starts it.
@@ -166,6 +167,7 @@ bool sim_exec(SimRun *s, const SimDyn *d) {
     case MI_TMOV: return exec_tmov(s, d);
     case MI_TINSERT: return exec_tinsert(s, d);
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS: return sim_exec_matmul(s, d);
+    case MI_VOP: return sim_exec_vop(s, d);
     default: return true;
     }
 }

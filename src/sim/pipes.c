@@ -1,5 +1,6 @@
 /* sim/pipes — the pipe engine: in-order pipe queues running concurrently in simulated time,
- * binary flag tokens, barriers, the timing model and deadlock recovery.
+ * binary flag tokens, barriers, the timing model (including the vector cost table) and deadlock
+ * recovery.
  *
  * Requires: the dynamic instruction stream and per-pipe queues built by the scalar walk (core.c).
  * Produces: functional effects in simulated-time order, SimResult timing, sync errors, trace.
@@ -53,6 +54,58 @@ static int64_t move_cycles(const Target *t, const MirBuf *src, const MirBuf *dst
     return cyc(bytes / t->cost.bw_a);   /* Mat -> Left / Bias, and (model gap) Vec -> Vec */
 }
 
+/* ---- vector instructions (spec/ops.md §2.9, the proposed ptoc model; docs/sim.md) ----
+ * The intrinsic behind each op with its issue head and cycles per 256-byte repeat (pto-isa's
+ * per-intrinsic a2a3 model); floor16: a binary ALU op adds 16 cycles when a row is not a whole
+ * number of repeats. Reductions and expands use their fitted per-row forms. */
+typedef enum { VC_REPEAT, VC_REDUCE, VC_EXPAND } VecCostShape;
+typedef struct VecCost { VecCostShape shape; int16_t head, slope; bool floor16; } VecCost;
+
+static const VecCost vec_cost[VOP_COUNT] = {
+    [VOP_ADD] = { VC_REPEAT, 10, 2, true },    [VOP_SUB] = { VC_REPEAT, 10, 2, true },      /* vadd vsub */
+    [VOP_MAX] = { VC_REPEAT, 10, 2, true },    [VOP_MIN] = { VC_REPEAT, 10, 2, true },      /* vmax vmin */
+    [VOP_MUL] = { VC_REPEAT, 10, 2, true },    [VOP_DIV] = { VC_REPEAT, 11, 4, true },      /* vmul vdiv */
+    [VOP_ADDS] = { VC_REPEAT, 13, 1, false },  [VOP_SUBS] = { VC_REPEAT, 13, 1, false },    /* vadds (-s) */
+    [VOP_MULS] = { VC_REPEAT, 11, 1, false },  [VOP_DIVS] = { VC_REPEAT, 11, 4, false },    /* vmuls; vdiv by a dup */
+    [VOP_MAXS] = { VC_REPEAT, 10, 1, false },  [VOP_MINS] = { VC_REPEAT, 14, 1, false },    /* vmaxs vmins */
+    [VOP_EXP] = { VC_REPEAT, 13, 2, false },   [VOP_LOG] = { VC_REPEAT, 13, 2, false },     /* vexp vln */
+    [VOP_SQRT] = { VC_REPEAT, 14, 2, false },  [VOP_RSQRT] = { VC_REPEAT, 10, 1, false },   /* vsqrt vrsqrt */
+    [VOP_RECIP] = { VC_REPEAT, 10, 1, false }, [VOP_ABS] = { VC_REPEAT, 13, 1, false },     /* vrec (as vrsqrt) vabs */
+    [VOP_NEG] = { VC_REPEAT, 11, 1, false },   [VOP_RELU] = { VC_REPEAT, 10, 1, false },    /* vmuls by -1, vrelu */
+    [VOP_CVT] = { VC_REPEAT, 14, 2, false },   [VOP_EXPANDS] = { VC_REPEAT, 11, 1, false }, /* vconv vector_dup */
+    [VOP_FILLPAD] = { VC_REPEAT, 11, 1, false },                                           /* vcopy */
+    [VOP_ROWSUM] = { VC_REDUCE, 0, 0, false }, [VOP_ROWMAX] = { VC_REDUCE, 0, 0, false },
+    [VOP_ROWMIN] = { VC_REDUCE, 0, 0, false }, [VOP_COLSUM] = { VC_REDUCE, 0, 0, false },
+    [VOP_COLMAX] = { VC_REDUCE, 0, 0, false }, [VOP_COLMIN] = { VC_REDUCE, 0, 0, false },
+    [VOP_ROWEXPAND] = { VC_EXPAND, 0, 0, false },    [VOP_ROWEXPANDADD] = { VC_EXPAND, 0, 0, false },
+    [VOP_ROWEXPANDSUB] = { VC_EXPAND, 0, 0, false }, [VOP_ROWEXPANDMUL] = { VC_EXPAND, 0, 0, false },
+    [VOP_ROWEXPANDDIV] = { VC_EXPAND, 0, 0, false }, [VOP_ROWEXPANDMAX] = { VC_EXPAND, 0, 0, false },
+    [VOP_ROWEXPANDMIN] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPAND] = { VC_EXPAND, 0, 0, false },
+    [VOP_COLEXPANDADD] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDSUB] = { VC_EXPAND, 0, 0, false },
+    [VOP_COLEXPANDMUL] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDDIV] = { VC_EXPAND, 0, 0, false },
+    [VOP_COLEXPANDMAX] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDMIN] = { VC_EXPAND, 0, 0, false },
+};
+
+/* Over a [vr, vc] region of b-byte elements: repeats = vr * ceil(vc * b / 256). Reductions are
+ * costed on the source's valid region, fillpad on dst's whole capacity, a cast on the wider of its
+ * two element types, everything else on dst's valid region. */
+static int64_t vec_cycles(const Kernel *k, const MirInst *i) {
+    if (i->vop < 0 || i->vop >= VOP_COUNT || i->dst < 0) return 1;
+    const VecCost *c = &vec_cost[i->vop];
+    MirVecKind vk = mir_vop_kind(i->vop);
+    const MirBuf *d = &k->bufs[i->dst], *s = i->src0 >= 0 ? &k->bufs[i->src0] : NULL;
+    int64_t vr = d->valid_rows, vc = d->valid_cols, b = dtype_bytes(d->dtype);
+    if (vk == MVK_FILLPAD) { vr = d->rows; vc = d->cols; }
+    if (c->shape == VC_REDUCE && s) { vr = s->valid_rows; vc = s->valid_cols; b = dtype_bytes(s->dtype); }
+    if (vk == MVK_CAST && s && dtype_bytes(s->dtype) > b) b = dtype_bytes(s->dtype);
+    int64_t per_row = cdiv(vc * b, 256);
+    switch (c->shape) {
+    case VC_REDUCE: return vr * (7 + per_row - 1) + 40;
+    case VC_EXPAND: return 15 * vr + 35;
+    default: return c->head + c->slope * vr * per_row + (c->floor16 && (vc * b) % 256 != 0 ? 16 : 0);
+    }
+}
+
 int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i) {
     switch (i->op) {
     case MI_SET_FLAG: case MI_BARRIER: return 1;
@@ -72,6 +125,7 @@ int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i) {
     case MI_TINSERT: return cyc(tile_bytes(&k->bufs[i->src0]) / t->bw_acc_to_mat);
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS:
         return mad_cycles(t, &k->bufs[i->src0], &k->bufs[i->src1]);
+    case MI_VOP: { int64_t c = vec_cycles(k, i); return c < 1 ? 1 : c; }
     default: return 0;
     }
 }

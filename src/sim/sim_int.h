@@ -27,6 +27,7 @@ struct SimCore {
     int64_t size[MS_COUNT];
     VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
     VEC(int32_t) ia, ib, ic;     /* INT8 MAD scratch */
+    VEC(double) vrow;            /* vector unit scratch: dense rows (vec.c) */
     /* race detector shadow memory, kept across runs (reset over the dirty granule range) */
     SimShadow *shadow[MS_COUNT];
     int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
@@ -58,7 +59,8 @@ static inline int64_t sim_gm_offset(const SimGm *g, int64_t r, int64_t c) {
 /* One issued (dynamic) instruction. */
 typedef struct SimDyn {
     const MirInst *inst;
-    int64_t off0, off1;          /* evaluated offsets; tload / tstore: the window's logical (row, col) */
+    int64_t off0, off1;          /* evaluated offsets; tload / tstore: the window's logical (row, col);
+                                  * MI_VOP: off0 = the scalar operand's value (when inst->scalar) */
     int32_t order;               /* issue index (also its issue time in cycles) */
     int32_t seq;                 /* 1-based sequence number on its pipe */
     int16_t pipe;                /* queue it was issued to (PIPE_ALL for a PIPE_ALL barrier) */
@@ -116,6 +118,28 @@ void sim_gm_geometry(const MirParam *p, SimGm *g);
 bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col);
 /* exec.c */
 bool sim_exec(SimRun *s, const SimDyn *d);
+/* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes
+ * and mode when it is issued (hard error naming the op and the shapes); sim_exec_vop executes it. */
+bool sim_vop_check(SimRun *s, const MirInst *i);
+bool sim_exec_vop(SimRun *s, const SimDyn *d);
+/* vec_row.c: one tile row <-> a dense row; n elements from column c0 (loads) or 0 (stores).
+ * load_d reads any dtype as double; store_d rounds once to FP16 / BF16 / FP32 (other dtypes: the
+ * value must already be in range); the integer forms are exact and wrap on store. */
+void sim_vrow_load_d(const SimView *v, int64_t r, int64_t c0, int64_t n, double *o);
+void sim_vrow_store_d(const SimView *v, int64_t r, int64_t n, const double *in);
+void sim_vrow_load_i(const SimView *v, int64_t r, int64_t c0, int64_t n, int64_t *o);
+void sim_vrow_store_i(const SimView *v, int64_t r, int64_t n, const int64_t *in);
+/* Dense kernels: o = a fn b (fn NONE: o = b), o = op(a). The integer forms return the index of the
+ * first zero divisor (div, recip) or -1. o may equal a or b. */
+void sim_vrow_bin_d(MirVecFn fn, double *o, const double *a, const double *b, int64_t n);
+int64_t sim_vrow_bin_i(MirVecFn fn, int64_t *o, const int64_t *a, const int64_t *b, int64_t n);
+void sim_vrow_unary_d(MirVecOp op, double *o, const double *a, int64_t n);
+int64_t sim_vrow_unary_i(MirVecOp op, int64_t *o, const int64_t *a, int64_t n);
+/* FP32 kernels on contiguous rows in tile memory (byte pointers; d may equal a or b):
+ * d = a fn b, d = a fn s (fn NONE: d = s), d = op(a). */
+void sim_vrow_bin_f32(MirVecFn fn, uint8_t *d, const uint8_t *a, const uint8_t *b, int64_t n);
+void sim_vrow_sc_f32(MirVecFn fn, uint8_t *d, const uint8_t *a, float s, int64_t n);
+void sim_vrow_unary_f32(MirVecOp op, uint8_t *d, const uint8_t *a, int64_t n);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */
