@@ -394,14 +394,19 @@ static void check_manual(Check *c, int si) {
     }
 }
 
-/* Tensors touched by a manual scope are not touched outside it (except never-written reads). */
+/* Tensors touched by a manual scope are not touched outside it (except never-written reads) — nor
+ * by another manual scope: a scope is not a barrier (spec runtime.md §6), and tasks of a manual
+ * scope record no tensors for later tasks to find. */
 static void check_manual_isolation(Check *c) {
     PfProgram *p = c->p;
-    Uses in = { 0 }, out = { 0 };
-    for (int i = 0; i < p->ntop; i++) collect(p, p->top[i], p->st[p->top[i]].kind == PF_S_MANUAL ? &in : &out);
-    for (int t = 0; t < p->ntensors; t++) {
-        if (in.wr[t] && (out.rd[t] || out.wr[t])) fail(c, "%smanual-scope output %lld used outside", "", t);
-        if (in.rd[t] && out.wr[t]) fail(c, "%smanual-scope input %lld written outside", "", t);
+    for (int m = 0; m < p->ntop; m++) {
+        if (p->st[p->top[m]].kind != PF_S_MANUAL) continue;
+        Uses in = { 0 }, out = { 0 };
+        for (int i = 0; i < p->ntop; i++) collect(p, p->top[i], i == m ? &in : &out);
+        for (int t = 0; t < p->ntensors; t++) {
+            if (in.wr[t] && (out.rd[t] || out.wr[t])) fail(c, "%smanual-scope output %lld used outside", "", t);
+            if (in.rd[t] && out.wr[t]) fail(c, "%smanual-scope input %lld written outside", "", t);
+        }
     }
 }
 

@@ -195,7 +195,8 @@ static int find_value(VGen *x, int shape, DType dt, bool allow_approx) {
     return n ? c[pf_rint(x->g, n)] : -1;
 }
 
-/* A value of this shape and dtype: an existing one, a cast of one, a fill or a new load. */
+/* A value of this shape and dtype: an existing one, a cast of one, a fill, a new load, or (for an
+ * [R, 1] value) a row reduction. */
 static int operand(VGen *x, int shape, DType dt, bool allow_approx) {
     Gen *g = x->g;
     int k = pf_chance(g, 85) ? find_value(x, shape, dt, allow_approx) : -1;
@@ -218,7 +219,16 @@ static int operand(VGen *x, int shape, DType dt, bool allow_approx) {
         int fi = add(x, f);
         if (fi >= 0) return fi;
     }
-    if (shape == PF_VSH_ROW) return -1;           /* [R, 1] values come from row reductions */
+    if (shape == PF_VSH_ROW) {                    /* [R, 1] values come from row reductions */
+        static const int rops[] = { PF_V_ROW_MAX, PF_V_ROW_SUM, PF_V_ROW_MIN, PF_V_ROW_MAX };
+        int op = PICK(g, rops);
+        if (!on(g, PF_F_VEC_REDUCE) || !(pf_vop(op)->dtypes & pf_vdt_bit(dt))) return -1;
+        int a = operand(x, PF_VSH_FULL, dt, allow_approx);
+        if (a < 0) return -1;
+        if (op == PF_V_ROW_SUM && mag(x->r[a]) * (double)x->v->C > pf_vdt_limit(dt) / 2)
+            a = clamp(x, a, fmax(1, floor(pf_vdt_limit(dt) / 4 / (double)x->v->C)));
+        return a < 0 ? -1 : add(x, node(op, dt, PF_VSH_ROW, a, -1));
+    }
     return gen_load(x, dt, shape);
 }
 
