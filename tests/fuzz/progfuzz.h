@@ -25,7 +25,7 @@
 #define PF_MAX_BODY 8
 #define PF_MAX_VEC 16             /* vector blocks per program */
 #define PF_MAX_VNODES 24          /* values of one vector block */
-#define PF_MAX_VSTORES 3          /* stores of one vector block */
+#define PF_MAX_VSTORES 4          /* stores of one vector block */
 
 /* Language features the generator may use. Each can be switched on/off (--features); a feature
  * that fails on today's main for a known reason is off by default until its fix lands. */

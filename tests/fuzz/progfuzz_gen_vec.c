@@ -179,10 +179,16 @@ static int gen_load(VGen *x, DType dt, int shape) {
     return ri;
 }
 
-/* An existing value of this shape (and dtype, unless DT_NONE), preferring recent ones; -1 none. */
+static bool used(const PfVec *v, int k) {
+    for (int i = k + 1; i < v->nn; i++) if (v->n[i].a == k || v->n[i].b == k) return true;
+    return false;
+}
+
+/* An existing value of this shape (and dtype, unless DT_NONE), preferring recent and unused ones
+ * (so the block is a connected computation rather than dead code); -1 none. */
 static int find_value(VGen *x, int shape, DType dt, bool allow_approx) {
     PfVec *v = x->v;
-    int c[PF_MAX_VNODES], n = 0;
+    int c[PF_MAX_VNODES * 5], n = 0;
     for (int k = 0; k < v->nn; k++) {
         const PfVNode *nd = &v->n[k];
         if (nd->shape != shape || (dt != DT_NONE && nd->dt != dt)) continue;
@@ -191,6 +197,7 @@ static int find_value(VGen *x, int shape, DType dt, bool allow_approx) {
         if (x->r[k].approx && !allow_approx) continue;
         c[n++] = k;
         if (k >= v->nn - 2) c[n++] = k, c[n++] = k;    /* the latest values three times as likely */
+        if (!used(v, k)) c[n++] = k, c[n++] = k;
     }
     return n ? c[pf_rint(x->g, n)] : -1;
 }
@@ -425,7 +432,7 @@ static int gen_store(VGen *x, int k) {
                 p->t[dst].cols = cols;
                 local = true;
             }
-        } else if (n > 0 && pf_chance(g, 40)) {
+        } else if (n > 0 && x->block_var < 0 && pf_chance(g, 40)) {
             dst = cands[pf_rint(g, n)];
         } else {
             dst = pf_new_tensor(g, dt, on(g, PF_F_INOUT) && pf_chance(g, 20) ? PF_INOUT : PF_OUT);
@@ -497,15 +504,25 @@ int pf_gen_vec(Gen *g, int block_var) {
         /* renormalise: a value far from 1 is clamped back now and then */
         if (mag(x.r[k]) > 64 && dtype_is_float((DType)v->n[k].dt) && pf_chance(g, 50)) clamp(&x, k, PICK(g, ((double[]){ 1, 2, 8 })));
     }
-    /* stores: the last value, sometimes another one */
-    int nst = p->form == PF_FORM_PROGRAM ? 1 : 1 + (pf_chance(g, 30) ? 1 : 0) + (pf_chance(g, 10) ? 1 : 0);
-    int last = v->nn - 1;
-    while (last > 0 && (isinf(x.r[last].lo + x.r[last].hi) || (v->tensor_level && v->n[last].op == PF_V_LOAD))) last--;
-    for (int i = 0; i < nst; i++) {
-        int k = i == 0 ? last : (int)pf_rint(g, v->nn);
+    /* stores: the values nothing uses (the sinks), latest first, up to PF_MAX_VSTORES (one in a
+     * printed-form kernel inside a parallel loop: one tensor, one block per iteration) */
+    int nst = p->form == PF_FORM_PROGRAM && block_var >= 0 ? 1 : PF_MAX_VSTORES;
+    for (int k = v->nn - 1; k >= 0 && v->ns < nst; k--) {
         const PfVNode *nd = &v->n[k];
-        if (nd->op == PF_V_LOAD && (nd->vr || nd->vc || v->tensor_level)) continue;
-        if (i > 0 && k == last) continue;
+        if (used(v, k) || isinf(x.r[k].lo) || isinf(x.r[k].hi)) continue;
+        if (nd->op == PF_V_LOAD && (nd->vr || nd->vc || v->tensor_level || k != v->nn - 1)) continue;
+        if (p->form == PF_FORM_PROGRAM && g->region_dst >= 0 && p->t[g->region_dst].dt != nd->dt) {
+            if (!on(g, PF_F_VEC_CAST) || !pf_chance(g, 70)) continue;
+            DType to = p->t[g->region_dst].dt;
+            int a = k;
+            if (!dtype_is_float(to) && mag(x.r[a]) > pf_vdt_limit(to) * 0.9) a = clamp(&x, a, pf_vdt_limit(to) * 0.9);
+            PfVNode c = node(PF_V_CAST, to, nd->shape, a, -1);
+            c.mode = (int8_t)pf_rint(g, 8) - 1;
+            int ci = a < 0 ? -1 : add(&x, c);
+            if (ci < 0) continue;
+            gen_store(&x, ci);
+            continue;
+        }
         gen_store(&x, k);
     }
     if (!v->ns) return -1;
