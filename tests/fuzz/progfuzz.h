@@ -241,6 +241,7 @@ enum { PF_VDT_FP32 = 1, PF_VDT_FP16 = 2, PF_VDT_BF16 = 4, PF_VDT_INT32 = 8, PF_V
 const PfVOpInfo *pf_vop(int op);
 unsigned pf_vdt_bit(DType dt);
 int64_t pf_vshape_rows(const PfVec *v, int shape);
+void pf_vvalid(const PfVec *v, int k, int64_t *vr, int64_t *vc);   /* valid extents of node k */
 int64_t pf_vshape_cols(const PfVec *v, int shape);
 /* The bytes a value of this shape and dtype takes in Vec ([R, 1] columns counted as 32 B a row). */
 int64_t pf_vbytes(const PfVec *v, int shape, DType dt);

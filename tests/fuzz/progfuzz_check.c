@@ -259,7 +259,6 @@ static void check_vec(Check *c, int si) {
         int t = st->tensor, k = st->node;
         if (t < 0 || t >= p->ntensors || k < 0 || k >= v->nn) { fail(c, "%sbad store %lld", "", i); return; }
         const PfVNode *n = &v->n[k];
-        if (n->op == PF_V_LOAD && (n->vr || n->vc)) fail(c, "%sstores a partial load %lld", "", k);
         /* y[..] = x[..] inside pl.at: "a tensor slice inside pl.at must feed a matmul operand or a vector op" */
         if (n->op == PF_V_LOAD && v->tensor_level) fail(c, "%sa tensor-level block stores a slice as it is %lld", "", k);
         if (p->t[t].dir == PF_IN) fail(c, "%swrites an In parameter %lld", "", t);

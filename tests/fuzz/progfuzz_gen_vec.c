@@ -87,6 +87,13 @@ static int clamp(VGen *x, int a, double c) {
 }
 
 static double mag(PfRange r) { return fmax(fabs(r.lo), fabs(r.hi)); }
+static double pick_const(VGen *x, DType dt);
+
+static bool is_partial(const PfVec *v, int k) {
+    int64_t vr, vc;
+    pf_vvalid(v, k, &vr, &vc);
+    return vr < pf_vshape_rows(v, v->n[k].shape) || vc < pf_vshape_cols(v, v->n[k].shape);
+}
 
 /* a made positive (>= 0.5): abs(a) + c, exp of a clamp, or relu(a) + c */
 static int positive(VGen *x, int a) {
@@ -161,13 +168,32 @@ static int gen_load(VGen *x, DType dt, int shape) {
     }
     int li = add(x, ld);
     if (li < 0 || !partial) return li;
-    PfVNode fp = node(PF_V_FILLPAD, dt, shape, li, -1);
+    /* elementwise work on the partially valid tile first (valid extents carry through, a sink of it
+     * is stored partially), then fillpad */
+    int src = li;
+    for (int i = 0, n_el = (int)pf_rint(g, 3); i < n_el; i++) {
+        static const int els[] = { PF_V_ABS, PF_V_NEG, PF_V_ADDS, PF_V_MULS, PF_V_MAXS, PF_V_EXP, PF_V_RELU };
+        int op = PICK(g, els);
+        if (!on(g, pf_vop(op)->feature) || !(pf_vop(op)->dtypes & pf_vdt_bit(dt))) continue;
+        if (op == PF_V_EXP && mag(x->r[src]) > 4) continue;
+        PfVNode e = node(op, dt, shape, src, -1);
+        e.k = pick_const(x, dt);
+        int ei = add(x, e);
+        if (ei >= 0 && pf_chance(g, 25)) {                        /* a partially valid sink, stored */
+            PfVNode e2 = node(PF_V_ADDS, dt, shape, ei, -1);
+            e2.k = dtype_is_float(dt) ? 0.5 : 1;
+            add(x, e2);
+        }
+        if (ei >= 0) src = ei;
+    }
+    PfVNode fp = node(PF_V_FILLPAD, dt, shape, src, -1);
     fp.mode = (int8_t)pf_rint(g, 3);
     int fi = add(x, fp);
     if (fi < 0) { v->nn = li; return -1; }
     if (fp.mode == 0) return fi;
     /* pad max / min: the matching reduction along the padded axis drops the infinite cells */
     bool row = ld.vr == 0;
+    (void)src;
     int op = row ? (fp.mode == 2 ? PF_V_ROW_MAX : PF_V_ROW_MIN) : (fp.mode == 2 ? PF_V_COL_MAX : PF_V_COL_MIN);
     int ri = -1;
     if (on(g, PF_F_VEC_REDUCE) && (row || !ld.vc)) {
@@ -192,7 +218,7 @@ static int find_value(VGen *x, int shape, DType dt, bool allow_approx) {
     for (int k = 0; k < v->nn; k++) {
         const PfVNode *nd = &v->n[k];
         if (nd->shape != shape || (dt != DT_NONE && nd->dt != dt)) continue;
-        if (nd->op == PF_V_LOAD && (nd->vr || nd->vc)) continue;
+        if (is_partial(v, k)) continue;
         if (isinf(x->r[k].lo) || isinf(x->r[k].hi)) continue;
         if (x->r[k].approx && !allow_approx) continue;
         c[n++] = k;
@@ -489,7 +515,9 @@ int pf_gen_vec(Gen *g, int block_var) {
     v->tensor_level = p->form == PF_FORM_JIT && tensor && (!tile || pf_chance(g, 50));
     v->C = pick_cols(&x);
     v->R = pick_rows(&x);
-    while (v->R * v->C > 8192 && v->R > 8) v->R /= 2;
+    int64_t max_elems = pf_chance(g, 20) ? 16384 : 8192;   /* big blocks make the planner reuse Vec */
+    if (max_elems > 8192 && pf_chance(g, 50)) v->R = 128, v->C = PICK(g, ((int64_t[]){ 128, 96 }));
+    while (v->R * v->C > max_elems && v->R > 8) v->R /= 2;
     int64_t left = pf_vec_capacity(p) - g->region_vbytes;
     x.budget = left / g->stages;
     /* the first value: a load, so every block reads something */

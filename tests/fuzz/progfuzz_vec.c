@@ -248,6 +248,40 @@ static PfRange scalar_range(const PfVNode *n, const int64_t *vmin, const int64_t
 
 #define FAIL(msg) do { *why = (msg); return false; } while (0)
 
+/* The valid extents of node k: a partial load's [vr, vc]; elementwise ops, casts and fills of a
+ * tile keep their operand's; a reduction keeps the other axis; fillpad, full and expand make the
+ * whole shape valid (spec/ops.md §2.4). */
+void pf_vvalid(const PfVec *v, int k, int64_t *vr, int64_t *vc) {
+    const PfVNode *n = &v->n[k];
+    const PfVOpInfo *oi = pf_vop(n->op);
+    *vr = pf_vshape_rows(v, n->shape);
+    *vc = pf_vshape_cols(v, n->shape);
+    switch (oi->kind) {
+    case PF_VK_LOAD:
+        if (n->vr) *vr = n->vr;
+        if (n->vc) *vc = n->vc;
+        return;
+    case PF_VK_UNARY: case PF_VK_SCALAR: case PF_VK_CAST: case PF_VK_EXPANDS: case PF_VK_BINARY:
+        if (n->a >= 0 && v->n[(int)n->a].shape == n->shape) pf_vvalid(v, n->a, vr, vc);
+        return;
+    case PF_VK_REDUCE: {
+        int64_t ar, ac;
+        if (n->a < 0) return;
+        pf_vvalid(v, n->a, &ar, &ac);
+        if (oi->xname[0] == 'r') *vr = ar;
+        else *vc = ac;
+        return;
+    }
+    default: return;
+    }
+}
+
+static bool partial(const PfVec *v, int k) {
+    int64_t vr, vc;
+    pf_vvalid(v, k, &vr, &vc);
+    return vr < pf_vshape_rows(v, v->n[k].shape) || vc < pf_vshape_cols(v, v->n[k].shape);
+}
+
 /* Shapes and dtypes: what the front end accepts at the block's level (tile ops need equal dtypes
  * and shapes; the tensor level promotes and broadcasts). */
 static bool structure_ok(const PfProgram *p, const PfVec *v, int k, const char **why) {
@@ -261,6 +295,18 @@ static bool structure_ok(const PfProgram *p, const PfVec *v, int k, const char *
     if (need_a && !a) FAIL("missing operand");
     if ((oi->kind == PF_VK_BINARY || oi->kind == PF_VK_EXPAND) && !b) FAIL("missing operand");
     if (!pf_vshape_aligned(v, n->shape, dt)) FAIL("a Vec row is not a whole number of 32-byte blocks");
+    /* a partially valid operand: elementwise ops, casts, fills and reductions keep its valid
+     * extents; a binary op needs both operands valid alike; no broadcast */
+    bool pa = a && partial(v, n->a), pb = b && partial(v, n->b);
+    if (pa || pb) {
+        if (oi->kind == PF_VK_EXPAND || (n->form & PF_VF_EXPLICIT)) FAIL("a partially valid operand of an expand op");
+        if (oi->kind == PF_VK_BINARY) {
+            int64_t ar, ac, br, bc;
+            pf_vvalid(v, n->a, &ar, &ac);
+            pf_vvalid(v, n->b, &br, &bc);
+            if (a->shape != b->shape || ar != br || ac != bc) FAIL("binary operands of different valid extents");
+        }
+    }
     switch (oi->kind) {
     case PF_VK_LOAD:
         if (n->shape == PF_VSH_ROW) FAIL("a [R, 1] load");
@@ -310,20 +356,18 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
     const PfVNode *na = n->a >= 0 ? &v->n[(int)n->a] : NULL, *nb = n->b >= 0 ? &v->n[(int)n->b] : NULL;
     *why = "ok";
     if (!structure_ok(p, v, k, why)) return false;
-    if ((na && na->op == PF_V_LOAD && (na->vr || na->vc) && n->op != PF_V_FILLPAD) ||
-        (nb && nb->op == PF_V_LOAD && (nb->vr || nb->vc)))
-        FAIL("a partial load is used by an op other than fillpad");
     if (!(oi->dtypes & pf_vdt_bit(dt)) && oi->kind != PF_VK_CAST) FAIL("dtype not legal for the op");
     if ((na && na->op == PF_V_LOAD && na->tensor >= 0 && tensors[(int)na->tensor].lo > tensors[(int)na->tensor].hi))
         FAIL("reads a tensor nothing wrote");
     /* infinite pad cells (fillpad max / min of a partial load) only reach the reduction that drops them */
     bool inf_in = (na && (isinf(a.lo) || isinf(a.hi))) || (nb && (isinf(b.lo) || isinf(b.hi)));
     if (inf_in) {
-        const PfVNode *ld = na->op == PF_V_FILLPAD ? &v->n[(int)na->a] : NULL;
+        int64_t lr = 0, lc = 0;
+        if (na->op == PF_V_FILLPAD) pf_vvalid(v, na->a, &lr, &lc);
         bool row = oi->kind == PF_VK_REDUCE && oi->xname[0] == 'r', col = oi->kind == PF_VK_REDUCE && oi->xname[0] == 'c';
-        bool drops = ld && !nb && ld->op == PF_V_LOAD &&
-                     (((n->op == PF_V_ROW_MAX && na->mode == 2) || (n->op == PF_V_ROW_MIN && na->mode == 1)) ? row && !ld->vr :
-                      ((n->op == PF_V_COL_MAX && na->mode == 2) || (n->op == PF_V_COL_MIN && na->mode == 1)) ? col && !ld->vc : false);
+        bool drops = na->op == PF_V_FILLPAD && !nb &&
+                     (((n->op == PF_V_ROW_MAX && na->mode == 2) || (n->op == PF_V_ROW_MIN && na->mode == 1)) ? row && lr == v->R :
+                      ((n->op == PF_V_COL_MAX && na->mode == 2) || (n->op == PF_V_COL_MIN && na->mode == 1)) ? col && lc == v->C : false);
         if (!drops) FAIL("infinite pad cells reach an op");
         *out = nodes[(int)na->a];
         out->approx = a.approx;
@@ -349,7 +393,7 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
     case PF_VK_EXPANDS: r = scalar_range(n, vmin, vmax); break;
     case PF_VK_FILLPAD:
         r = a;
-        if (na->op == PF_V_LOAD && (na->vr || na->vc)) {
+        if (partial(v, n->a)) {
             if (n->mode == 0) r = rng(fmin(r.lo, 0), fmax(r.hi, 0), r.approx);
             else if (n->mode == 1) r.hi = INFINITY;
             else r.lo = -INFINITY;
