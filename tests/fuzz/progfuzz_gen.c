@@ -154,6 +154,11 @@ static PfMM gen_mm_shape(Gen *g) {
     PfProgram *p = g->p;
     PfMM mm = { 0 };
     mm.in_dt = pick_dtype(g);
+    if (g->force_local && mm.in_dt == DT_INT8) mm.in_dt = DT_FP16;            /* an FP32 local */
+    if (g->prefer_tensor >= 0) {                                                 /* vec_mix: read the local */
+        DType d = p->t[g->prefer_tensor].dt;
+        if (d == DT_FP16 || d == DT_BF16 || d == DT_FP32 || d == DT_INT8) mm.in_dt = d;
+    }
     if (g->region_dst >= 0) {          /* printed form: one written tensor per region */
         DType want = p->t[g->region_dst].dt;
         if (want == DT_INT32) mm.in_dt = DT_INT8;
@@ -166,6 +171,7 @@ static PfMM gen_mm_shape(Gen *g) {
     if (p->form == PF_FORM_JIT && on(g, PF_F_ASSEMBLE)) styles[ns++] = PF_MM_ASSEMBLE;
     if (on(g, PF_F_TILE) || ns == 0) styles[ns++] = PF_MM_TILE;
     mm.style = styles[pf_rint(g, ns)];
+    if (g->prefer_tensor >= 0 && mm.style == PF_MM_TILE && ns > 1) mm.style = styles[0];
     mm.M = pick_dim(g, false);
     mm.N = pick_dim(g, false);
     mm.kchunks = 1;
@@ -203,13 +209,14 @@ static int gen_mm_dst(Gen *g, const PfMM *mm) {
             if (t->dt == acc && t->dir != PF_IN && !t->fixed) cands[n++] = i;
         }
         bool want_local = on(g, PF_F_LOCAL) && acc == DT_FP32 && !g->conditional && !g->in_manual &&
-                          g->nscope == 0 && pf_chance(g, 25);
+                          g->nscope == 0 && (g->force_local || pf_chance(g, 25));
         if (want_local) {
             dst = pf_new_tensor(g, DT_FP32, PF_LOCAL);
             if (dst >= 0) {
                 p->t[dst].fixed = true;
                 p->t[dst].rows = mm->M;
                 p->t[dst].cols = mm->N;
+                if (g->force_local) g->last_local = dst;
             }
         } else if (n > 0 && pf_chance(g, 45)) {
             dst = cands[pf_rint(g, n)];
@@ -250,6 +257,15 @@ static int gen_mm(Gen *g, int block_var) {
     mm.ak = pf_gen_off(g, mm.K, -1);
     mm.bk = pf_gen_off(g, mm.K, -1);
     mm.bc = pf_gen_off(g, mm.N, -1);
+    int pt = g->prefer_tensor;
+    if (pt >= 0 && p->t[pt].fixed && mm.style != PF_MM_TILE && p->t[pt].dt == mm.in_dt) {
+        /* vec_mix: the A operand is the vector region's local, whole columns as K */
+        if (mm.M > p->t[pt].rows) mm.M = p->t[pt].rows;
+        mm.K = p->t[pt].cols;
+        while ((mm.M + mm.N) * mm.K * dtype_bytes(mm.in_dt) > 196608 && mm.N > 16) mm.N /= 2;
+        mm.ar = mm.ak = (PfOff){ -1, 0, 0 };
+        mm.a = pt;
+    } else
     mm.a = pick_operand(g, mm.in_dt, mm.M, mm.K, &mm.ar, &mm.ak);
     mm.b = pick_operand(g, mm.in_dt, mm.K, mm.N, &mm.bk, &mm.bc);
     if (mm.a < 0 || mm.b < 0) return -1;
@@ -360,21 +376,44 @@ static int gen_if(Gen *g, int depth, int (*gen_child)(Gen *, int)) {
     return p->st[si].nbody ? si : -1;
 }
 
-static int gen_region(Gen *g) {
+/* A region; kind -1 draws cube or vector, 0 cube, 1 vector (then its first block is direct). */
+static int gen_region_k(Gen *g, int kind) {
     PfProgram *p = g->p;
     int si = pf_new_stmt(g, PF_S_AT);
     if (si < 0) return -1;
     g->region_dst = -1;
-    g->region_vec = on(g, PF_F_VEC) && (on(g, PF_F_VEC_TILE) || (on(g, PF_F_VEC_TENSOR) && p->form == PF_FORM_JIT)) &&
+    g->region_vec = kind >= 0 ? kind == 1 :
+                    on(g, PF_F_VEC) && (on(g, PF_F_VEC_TILE) || (on(g, PF_F_VEC_TENSOR) && p->form == PF_FORM_JIT)) &&
                     pf_chance(g, 55);
     g->region_vbytes = 0;
     g->stages = 1;
     memset(g->region_wr, 0, sizeof g->region_wr);
     int n = 1 + (pf_chance(g, 30) ? 1 : 0);
-    for (int i = 0; i < n; i++) add_child(&p->st[si], false, gen_device(g, 0));
+    for (int i = 0; i < n; i++)
+        add_child(&p->st[si], false, kind < 0 || i > 0 ? gen_device(g, 0) : kind ? pf_gen_vec(g, -1) : gen_mm(g, -1));
     g->region_dst = -1;
     g->region_vec = false;
     return p->st[si].nbody ? si : -1;
+}
+
+static int gen_region(Gen *g) { return gen_region_k(g, -1); }
+
+/* vec_mix: a matmul region writing a new local that a vector region reads next, or a vector region
+ * writing a local (clamped to +-2, a matmul dtype) that a matmul reads next. Appends to top. */
+static void gen_mix(Gen *g) {
+    PfProgram *p = g->p;
+    bool vec_first = pf_chance(g, 50);
+    g->force_local = true;
+    g->last_local = -1;
+    int r1 = gen_region_k(g, vec_first);
+    g->force_local = false;
+    if (r1 < 0 || p->ntop + 2 > (int)(sizeof p->top / sizeof p->top[0])) return;
+    p->top[p->ntop++] = r1;
+    if (g->last_local < 0 || g->mm_left <= 0) return;
+    g->prefer_tensor = g->last_local;
+    int r2 = gen_region_k(g, !vec_first);
+    g->prefer_tensor = -1;
+    if (r2 >= 0) p->top[p->ntop++] = r2;
 }
 
 static int gen_orch(Gen *g, int depth);
@@ -434,7 +473,7 @@ static int gen_orch(Gen *g, int depth) {
 
 static void gen_once(PfProgram *p, uint64_t seed, const PfFeatures *f) {
     memset(p, 0, sizeof *p);
-    Gen g = { .p = p, .f = f, .rng = seed, .par_var = -1, .region_dst = -1, .stages = 1 };
+    Gen g = { .p = p, .f = f, .rng = seed, .par_var = -1, .region_dst = -1, .stages = 1, .prefer_tensor = -1, .last_local = -1 };
     p->seed = seed;
     p->features = *f;
     p->form = on(&g, PF_F_PROGRAM) && pf_chance(&g, 30) ? PF_FORM_PROGRAM : PF_FORM_JIT;
@@ -445,6 +484,10 @@ static void gen_once(PfProgram *p, uint64_t seed, const PfFeatures *f) {
     g.mm_left = 1 + (int)pf_rint(&g, 6);
     int n = 1 + (int)pf_rint(&g, 3);
     for (int i = 0; i < n && g.mm_left > 0; i++) {
+        if (on(&g, PF_F_VEC) && on(&g, PF_F_VEC_MIX) && on(&g, PF_F_LOCAL) && p->form == PF_FORM_JIT && pf_chance(&g, 30)) {
+            gen_mix(&g);
+            continue;
+        }
         int s = gen_orch(&g, 0);
         if (s >= 0 && p->ntop < (int)(sizeof p->top / sizeof p->top[0])) p->top[p->ntop++] = s;
     }

@@ -23,6 +23,10 @@ typedef struct Gen {
     PfRange tr[PF_MAX_TENSORS];             /* the values a tensor holds (initial contents and writes so far) */
     bool vec_written[PF_MAX_TENSORS];
     bool pipe_var[PF_MAX_VARS];             /* the variable of a pl.pipeline loop */
+    /* a matmul region feeding a vector region through a local, or the other way round (vec_mix) */
+    bool force_local;                       /* the next block writes a new local (recorded in last_local) */
+    int last_local;
+    int prefer_tensor;                      /* the next block reads this tensor first (-1 none) */
 } Gen;
 
 uint64_t pf_rnd(Gen *g);

@@ -145,8 +145,9 @@ static int gen_load(VGen *x, DType dt, int shape) {
         cands[n++] = t;
         if (g->tr[t].approx || (!g->vec_written[t] && tt->dir == PF_LOCAL)) mm_cands[nmm++] = t;
     }
-    int t;
-    if (nmm && on(g, PF_F_VEC_MIX) && pf_chance(g, 60)) t = mm_cands[pf_rint(g, nmm)];
+    int t, pt = g->prefer_tensor;
+    if (pt >= 0 && p->t[pt].dt == dt && p->t[pt].rows >= rows && p->t[pt].cols >= cols && readable(g, pt)) t = pt;
+    else if (nmm && on(g, PF_F_VEC_MIX) && pf_chance(g, 60)) t = mm_cands[pf_rint(g, nmm)];
     else if (n && pf_chance(g, 40)) t = cands[pf_rint(g, n)];
     else t = pf_new_tensor(g, dt, PF_IN);
     if (t < 0) return -1;
@@ -449,7 +450,7 @@ static int gen_store(VGen *x, int k) {
             if (tt->dt == dt && tt->dir != PF_IN && !tt->fixed && !tt->nz) cands[n++] = t;
         }
         bool want_local = on(g, PF_F_LOCAL) && on(g, PF_F_VEC_MIX) && !g->conditional && !g->in_manual && g->nscope == 0 &&
-                          p->form == PF_FORM_JIT && pf_chance(g, 30);
+                          p->form == PF_FORM_JIT && ((g->force_local && g->last_local < 0) || pf_chance(g, 30));
         if (want_local) {
             dst = pf_new_tensor(g, dt, PF_LOCAL);
             if (dst >= 0) {
@@ -457,6 +458,7 @@ static int gen_store(VGen *x, int k) {
                 p->t[dst].rows = rows;
                 p->t[dst].cols = cols;
                 local = true;
+                if (g->force_local && g->last_local < 0) g->last_local = dst;
             }
         } else if (n > 0 && x->block_var < 0 && pf_chance(g, 40)) {
             dst = cands[pf_rint(g, n)];
@@ -520,8 +522,17 @@ int pf_gen_vec(Gen *g, int block_var) {
     while (v->R * v->C > max_elems && v->R > 8) v->R /= 2;
     int64_t left = pf_vec_capacity(p) - g->region_vbytes;
     x.budget = left / g->stages;
-    /* the first value: a load, so every block reads something */
-    int first = -1;
+    /* the first value: a load, so every block reads something (vec_mix: the matmul's local) */
+    int first = -1, pt = g->prefer_tensor;
+    if (pt >= 0) {
+        const PfTensor *tt = &p->t[pt];
+        int64_t c0 = 32 / dtype_bytes(tt->dt);
+        if (v->R > tt->rows) v->R = tt->rows;
+        int64_t c = v->C < tt->cols ? v->C : tt->cols;
+        v->C = c / c0 * c0;
+        if (v->C >= c0) first = gen_load(&x, tt->dt, PF_VSH_FULL);
+        if (v->C < c0) v->C = pick_cols(&x);
+    }
     for (int tries = 0; first < 0 && tries < 4; tries++) first = gen_load(&x, pick_vdt(&x, PF_VDT_ALL), pf_chance(g, 85) ? PF_VSH_FULL : PF_VSH_COL);
     if (first < 0) return -1;
     int nops = 1 + (int)pf_rint(g, pf_chance(g, 30) ? 12 : 6);
@@ -539,6 +550,21 @@ int pf_gen_vec(Gen *g, int block_var) {
         const PfVNode *nd = &v->n[k];
         if (used(v, k) || isinf(x.r[k].lo) || isinf(x.r[k].hi)) continue;
         if (nd->op == PF_V_LOAD && (nd->vr || nd->vc || v->tensor_level || k != v->nn - 1)) continue;
+        if (g->force_local && g->last_local < 0 && p->form == PF_FORM_JIT && g->nscope == 0 && !g->conditional) {
+            /* vec_mix: the local a matmul reads next, in a matmul dtype and within +-2 */
+            int a = k;
+            DType dt = (DType)nd->dt;
+            if (mag(x.r[a]) > 2) a = clamp(&x, a, 2);
+            if (a >= 0 && dt != DT_FP16 && dt != DT_BF16 && dt != DT_FP32 && on(g, PF_F_VEC_CAST)) {
+                PfVNode c = node(PF_V_CAST, pf_chance(g, 50) ? DT_FP16 : DT_BF16, nd->shape, a, -1);
+                c.mode = (int8_t)pf_rint(g, 8) - 1;
+                a = add(&x, c);
+            }
+            if (a >= 0) {
+                gen_store(&x, a);
+                continue;
+            }
+        }
         if (p->form == PF_FORM_PROGRAM && g->region_dst >= 0 && p->t[g->region_dst].dt != nd->dt) {
             if (!on(g, PF_F_VEC_CAST) || !pf_chance(g, 70)) continue;
             DType to = p->t[g->region_dst].dt;
