@@ -62,6 +62,11 @@ $(BUILD)/tests/embed: examples/embed.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
+# npycmp: the .npy comparer of tests/cli/test_vec.sh (standalone, not a unit test)
+$(BUILD)/tests/npycmp: tests/cli/npycmp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -lm
+
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/progfuzz*.c))
 $(BUILD)/progfuzz: $(FUZZ_SRC) tests/fuzz/progfuzz.h $(LIBA)
 	$(CC) $(CFLAGS) -o $@ $(FUZZ_SRC) $(LIBA) $(LDLIBS)
@@ -78,7 +83,7 @@ fuzz: $(BUILD)/progfuzz
 
 unit: $(UNIT_BIN)
 
-test: all $(UNIT_BIN) $(BUILD)/tests/embed $(BUILD)/progfuzz
+test: all $(UNIT_BIN) $(BUILD)/tests/embed $(BUILD)/progfuzz $(BUILD)/tests/npycmp
 	@bash tests/run.sh $(BUILD)
 
 run: all

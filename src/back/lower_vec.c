@@ -76,6 +76,6 @@ void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         if (mir_vop_fn(vop) != MVF_NONE) i->src0 = lower_buf(l, a[0], sp);
         i->src1 = lower_buf(l, a[1], sp);
         break;
-    case VK_NONE: break;
+    case VK_RESHAPE: case VK_NONE: break;
     }
 }

@@ -192,7 +192,9 @@ static void compare(DrvSession *s, void **bufs, void **gold) {
             double abs_err = x == g ? 0.0 : fabs(x - g);
             if (isnan(abs_err)) abs_err = INFINITY;
             double rel = abs_err / fmax(fabs(g), 1e-6);
-            if (!(abs_err <= r->atol + r->rtol * fabs(g))) r->mismatches++;
+            /* an infinity matches only itself (atol + rtol * inf would accept anything) */
+            bool off = (isinf(x) || isinf(g)) ? x != g : !(abs_err <= r->atol + r->rtol * fabs(g));
+            if (off) r->mismatches++;
             if (abs_err > r->max_abs_err) r->max_abs_err = abs_err;
             if (rel > r->max_rel_err) r->max_rel_err = rel;
         }

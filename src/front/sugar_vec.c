@@ -96,6 +96,7 @@ static Expr *cast_to(Parser *p, Expr *x, DType to, Span sp) {
 /* A literal scalar takes the element type it is combined with (a float literal with an integer
  * element type keeps its value: the instruction converts it). */
 static Expr *retype_literal(Parser *p, Expr *s, DType elem) {
+    if (!p->user_form) return s;                 /* the printed form says what it means: it round-trips */
     if (s->kind == EX_CONST_INT) {
         Expr *e = dtype_is_float(elem) ? ir_const_float(p->c, (double)s->ci.value, elem) : ir_const_int(p->c, s->ci.value, elem);
         e->span = s->span;

@@ -405,6 +405,23 @@ static bool op_expand(VecArgs *a, VecBin op, bool rows, InterpValue *out) {
 /* ---------------------------------------------------------------- dispatch */
 #define BOTH(x) case OP_TILE_##x: case OP_TENSOR_##x
 
+/* reshape(x, shape): the row-major elements of x in the new 2-D shape (the deduced type's). */
+static bool op_reshape(VecArgs *a, InterpValue *out) {
+    InterpArray *x;
+    int64_t d[2];
+    if (!vec_arg_array(a, 0, "the operand", &x)) return false;
+    const Type *t = a->call->type;
+    if (!t || t->rank != 2 || !ir_type_static_dims(t, d) || d[0] * d[1] != x->numel) {
+        char b[128];
+        return interp_fail(a->c, a->call->span, "%s: cannot reshape %s to the result type", vec_name(a), interp_shape_str(x, b, sizeof b));
+    }
+    InterpArray *res = interp_array_new(x->dtype, 2, d);
+    if (!res) return interp_fail(a->c, a->call->span, "%s: out of memory", vec_name(a));
+    memcpy(res->data, x->data, sizeof(double) * (size_t)x->numel);
+    *out = interp_arr_value(res);
+    return true;
+}
+
 static bool dispatch(VecArgs *a, InterpValue *out) {
     switch (a->call->call.op) {
     BOTH(ADD): return op_binary(a, VB_ADD, false, out);
@@ -428,6 +445,7 @@ static bool dispatch(VecArgs *a, InterpValue *out) {
     BOTH(NEG): return op_unary(a, VU_NEG, out);
     BOTH(RELU): return op_unary(a, VU_RELU, out);
     BOTH(CAST): return op_cast(a, out);
+    BOTH(RESHAPE): return op_reshape(a, out);
     BOTH(ROW_EXPAND): return op_expand(a, VB_RHS, true, out);
     BOTH(ROW_EXPAND_ADD): return op_expand(a, VB_ADD, true, out);
     BOTH(ROW_EXPAND_SUB): return op_expand(a, VB_SUB, true, out);

@@ -370,6 +370,9 @@ static bool integer_operand(IrCtx *c, Expr *call, int arg, const char *what) {
         const Expr *x = e->kind == EX_TUPLE ? e->tuple.items[i] : e;
         if (x->type && x->type->kind == TY_SCALAR && dtype_is_float(x->type->dtype))
             return fail(c, call, "%s: %s must be integers, got a %s value", ir_op_info(call->call.op)->name, what, dtype_name(x->type->dtype));
+        if (x->kind == EX_ENUM || (x->kind != EX_TUPLE && (!x->type || x->type->kind != TY_SCALAR)))
+            return fail(c, call, "%s: %s must be integers, got %s", ir_op_info(call->call.op)->name, what,
+                        x->kind == EX_ENUM ? "an enum value" : "a value that is not a scalar");
     }
     return true;
 }

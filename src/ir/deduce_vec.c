@@ -32,6 +32,7 @@ VecKind ir_vec_kind(OpId op) {
     if (name_is(n, "full")) return VK_FULL;
     if (name_is(n, "expands")) return VK_EXPANDS;
     if (name_is(n, "fillpad")) return VK_FILLPAD;
+    if (name_is(n, "reshape")) return VK_RESHAPE;
     if (name_has_prefix(n, "row_expand")) return VK_ROW_EXPAND;
     if (name_has_prefix(n, "col_expand")) return VK_COL_EXPAND;
     if (name_has_prefix(n, "row_")) return VK_ROW_REDUCE;
@@ -256,6 +257,35 @@ static bool deduce_scalar(IrCtx *c, Expr *call) {
     return true;
 }
 
+/* A reshape reinterprets the row-major elements: the counts must agree, and a tile must have no
+ * row padding before or after (its rows a multiple of 32 bytes) and no partial valid region, so
+ * the result is the same bytes (a view, no instruction). */
+static bool deduce_reshape(IrCtx *c, Expr *call) {
+    Expr *x = call->call.args[0];
+    int64_t d[8], xd[2];
+    int n;
+    if (!operand_ok(c, call, x, "operand")) return false;
+    if (!ir_deduce_static_tuple(call->call.args[1], d, &n) || n != 2 || d[0] <= 0 || d[1] <= 0)
+        return fail(c, call, "%s: the new shape must be a 2-D list of positive constants such as [32, 64]", op_name(call));
+    ir_type_static_dims(x->type, xd);
+    if (d[0] * d[1] != xd[0] * xd[1])   /* both sides are byte-checked shapes: no overflow */
+        return fail(c, call, "%s: %s has %lld elements, the shape [%lld, %lld] %lld", op_name(call), describe(c, x),
+                    (long long)(xd[0] * xd[1]), (long long)d[0], (long long)d[1], (long long)(d[0] * d[1]));
+    if (form_kind(call) == TY_TENSOR) {
+        call->type = ir_tensor_type(c, x->type->dtype, 2, d);
+        return true;
+    }
+    int eb = dtype_bytes(x->type->dtype);
+    TileView v = ir_effective_view(x->type);
+    bool full = !v.nvalid || (same_const(v.valid_shape[0], x->type->shape[0]) && same_const(v.valid_shape[1], x->type->shape[1]));
+    if ((xd[1] * eb) % 32 || (d[1] * eb) % 32 || v.blayout != TL_ROW_MAJOR || !full)
+        return fail(c, call, "%s: reshaping %s to [%lld, %lld] is not a view of the same bytes: both row widths must be "
+                    "multiples of 32 bytes, the tile row-major and wholly valid", op_name(call), describe(c, x),
+                    (long long)d[0], (long long)d[1]);
+    call->type = ir_tile_type(c, x->type->dtype, 2, d, x->type->space == MS_NONE ? MS_VEC : x->type->space);
+    return true;
+}
+
 bool ir_deduce_vec(IrCtx *c, Expr *call) {
     switch (ir_vec_kind(call->call.op)) {
     case VK_BINARY: return deduce_binary(c, call);
@@ -272,6 +302,7 @@ bool ir_deduce_vec(IrCtx *c, Expr *call) {
     case VK_COL_REDUCE: return deduce_reduce(c, call, false);
     case VK_ROW_EXPAND: return deduce_expand(c, call, true);
     case VK_COL_EXPAND: return deduce_expand(c, call, false);
+    case VK_RESHAPE: return deduce_reshape(c, call);
     case VK_NONE: break;
     }
     return fail(c, call, "internal: %s is not a vector op", op_name(call));

@@ -1,8 +1,9 @@
 /* convert_tensor_vec — ConvertTensorToTileOps for the vector ops (spec/ops.md §3.1).
  * Requires: SSAForm; called per tensor.X (OPF_VEC) statement of an InCore function, in order.
- * Produces: `x = tile.X(...)` on Vec tiles. A tensor operand is loaded once per kernel into Vec:
- *   a parameter (or any GM tensor) whole, at the function's entry; a tensor.slice window right
- *   before its first vector use (its offsets may depend on a loop variable). Row reductions get
+ * Produces: `x = tile.X(...)` on Vec tiles. A tensor operand is loaded into Vec: a read-only (In)
+ *   parameter whole, once, at the function's entry; a tensor.slice window right before its first
+ *   vector use (its offsets may depend on a loop variable); a tensor the kernel writes right before
+ *   each use (after the writes that precede it). Row reductions get
  *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128). Results
  *   are tiles: a later assemble stores them, a returned one gets an exit store (the pass driver). */
 #include "pass/convert_tensor_to_tile.h"
@@ -44,11 +45,21 @@ static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
     Stmt *d = ctt_def_of(&cv->f->body, x->var);
     const char *name = arena_printf(c->arena, "%s__vec", x->var->name);
     Var *t;
+    bool read_only = false;
+    for (int i = 0; i < cv->f->params.len; i++)
+        if (cv->f->params.items[i] == x->var) read_only = cv->f->param_dirs[i] == PD_IN;
     if (d && pass_is_op(d->assign.value, OP_TENSOR_SLICE)) {   /* the window, where the slice is */
         Expr *load = vec_load_call(cv, d->assign.value->call.args[0], d->assign.value->call.args[2], x->type, sp);
         if (!load) return NULL;
         t = ctt_insert_before(cv, name, load);
-    } else {                                                    /* a parameter: whole, at entry */
+    } else if (!read_only) {
+        /* a tensor this kernel writes (an Out / InOut parameter, a store's result): read where it is
+         * used, after the writes before it, and never reused (a store may not rebind the name) */
+        Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, x->type->rank);
+        Expr *load = vec_load_call(cv, x, zeros, x->type, sp);
+        if (!load) return NULL;
+        return ir_ref(ctt_insert_before(cv, name, load));
+    } else {                                                    /* a read-only parameter: whole, at entry */
         Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, x->type->rank);
         Expr *load = vec_load_call(cv, x, zeros, x->type, sp);
         if (!load) return NULL;

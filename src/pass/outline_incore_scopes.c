@@ -167,6 +167,27 @@ static const char *kernel_name(Outliner *o, Stmt *scope) {
     return name;
 }
 
+/* A tile lives in one kernel's on-chip memory: one flowing into or out of a region is a user error. */
+static bool tile_crosses(Outliner *o, const Stmt *scope, const VarSet *uses, const VarSet *defs, const VarSet *outside) {
+    for (int i = 0; i < uses->vars.len; i++) {
+        Var *v = uses->vars.items[i];
+        if (set_has(defs, v) || !v->type || v->type->kind != TY_TILE) continue;
+        diag_error(o->ctx->diag, scope->span, "'%s' is a tile computed on-chip outside this pl.at region (tiles do not "
+                   "outlive the region that computes them): store it into a tensor there (pl.store / pl.assemble) and "
+                   "read the tensor here", v->name);
+        return true;
+    }
+    for (int i = 0; i < defs->vars.len; i++) {
+        Var *v = defs->vars.items[i];
+        if (!set_has(outside, v) || !v->type || v->type->kind != TY_TILE) continue;
+        diag_error(o->ctx->diag, v->span.file ? v->span : scope->span, "tile '%s' is used after its pl.at region (tiles do "
+                   "not outlive the region that computes them): store it into a tensor inside the region (pl.store / "
+                   "pl.assemble) and use the tensor", v->name);
+        return true;
+    }
+    return false;
+}
+
 /* Replaces scope statement l->items[at] by a call of a new InCore function. */
 static void outline(Outliner *o, StmtList *l, int at) {
     IrCtx *c = o->ctx->ir;
@@ -175,6 +196,7 @@ static void outline(Outliner *o, StmtList *l, int at) {
     ir_visit_exprs(&scope->scope.body, collect_use, &uses);
     collect_defs(&scope->scope.body, &defs);
     collect_uses_except(&o->parent->body, scope, &outside);
+    if (tile_crosses(o, scope, &uses, &defs, &outside)) { o->failed = true; return; }
 
     Function *k = ir_func_new(c, kernel_name(o, scope), FT_INCORE);
     k->span = scope->span;
@@ -183,13 +205,6 @@ static void outline(Outliner *o, StmtList *l, int at) {
     for (int i = 0; i < uses.vars.len; i++) {
         Var *v = uses.vars.items[i];
         if (set_has(&defs, v)) continue;
-        if (v->type && v->type->kind == TY_TILE) {   /* a tile lives in one kernel's on-chip memory */
-            diag_error(o->ctx->diag, scope->span, "'%s' is a tile computed on-chip outside this pl.at region (tiles do not "
-                       "outlive the region that computes them): store it into a tensor there (pl.store / pl.assemble) and "
-                       "read the tensor here", v->name);
-            o->failed = true;
-            return;
-        }
         Var *p = ir_var_new(c, v->name, v->type);
         p->span = v->span;
         ir_func_add_param(c, k, p, PD_IN);
@@ -204,17 +219,7 @@ static void outline(Outliner *o, StmtList *l, int at) {
 
     VarList outs = {0};
     for (int i = 0; i < defs.vars.len; i++)
-        if (set_has(&outside, defs.vars.items[i])) {
-            Var *v = defs.vars.items[i];
-            if (v->type && v->type->kind == TY_TILE) {
-                diag_error(o->ctx->diag, v->span.file ? v->span : scope->span, "tile '%s' is used after its pl.at region (tiles "
-                           "do not outlive the region that computes them): store it into a tensor inside the region "
-                           "(pl.store / pl.assemble) and use the tensor", v->name);
-                o->failed = true;
-                return;
-            }
-            ir_varlist_push(c, &outs, v);
-        }
+        if (set_has(&outside, defs.vars.items[i])) ir_varlist_push(c, &outs, defs.vars.items[i]);
     int nouts = outs.len;
     Expr **rets = ARENA_ARRAY(c->arena, Expr *, nouts ? nouts : 1);
     Type **rtypes = ARENA_ARRAY(c->arena, Type *, nouts ? nouts : 1);
