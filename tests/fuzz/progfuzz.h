@@ -70,7 +70,7 @@
     X(VEC_HALF,     "vec_half",     1, "FP16 / BF16 vector values")                                    \
     X(VEC_PROMOTE,  "vec_promote",  1, "tensor-level mixed dtypes (the front end inserts casts)")      \
     X(VEC_SCALAR,   "vec_scalar",   1, "loop variables as scalar operands (kernel scalar arguments)")  \
-    X(VEC_SCALAR_PIPE, "vec_scalar_pipe", 0, "a pl.pipeline loop variable as a scalar operand")     \
+    X(VEC_SCALAR_PIPE, "vec_scalar_pipe", 1, "a pl.pipeline loop variable as a scalar operand")     \
     X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round")
 
 typedef enum {

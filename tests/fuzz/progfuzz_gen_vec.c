@@ -348,7 +348,7 @@ static int gen_op(VGen *x) {
             n.k = PICK(g, ((double[]){ 0.5, 2.5, -1.5 }));      /* an integer tensor with a float literal: FP32 */
             n.dt = DT_FP32;
         }
-        if ((oi->flags & PF_VOP_COMMUTES) && v->tensor_level && pf_chance(g, 20)) n.form |= PF_VF_SWAP;
+        if ((oi->flags & PF_VOP_COMMUTES) && pf_chance(g, 20)) n.form |= PF_VF_SWAP;
         return add(x, n);
     }
     case PF_VK_CAST: {

@@ -342,8 +342,8 @@ static void print_vec(Pr *pr, int si, int ind) {
         sb_indent(sb, ind);
         sb_printf(sb, "v%d_%d = ", si, k);
         const PfVNode *n = &v->n[k];
-        if (n->op == PF_V_LOAD && v->tensor_level)      /* x[:], not the bare name (tests/fuzz/found/tensor_alias_in_at_*) */
-            window(pr, n->tensor, n->r, n->c, pf_vshape_rows(v, n->shape), pf_vshape_cols(v, n->shape), true);
+        if (n->op == PF_V_LOAD && v->tensor_level)      /* x[:] or the bare name x (tests/fuzz/found/tensor_alias_in_at_*) */
+            window(pr, n->tensor, n->r, n->c, pf_vshape_rows(v, n->shape), pf_vshape_cols(v, n->shape), vary(p, si * 64 + k + 11000, 2) == 0);
         else
             vexpr(pr, si, v, k);
         sb_putc(sb, '\n');

@@ -411,8 +411,7 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         if (!dtype_is_float(dt) && (s.lo != floor(s.lo) || s.hi != floor(s.hi))) FAIL("a fractional scalar with an integer value");
         if (n->op == PF_V_DIVS && !nonzero(s, dt)) FAIL("division by a scalar near zero");
         if (n->form & PF_VF_SWAP) {
-            /* the tile level dispatches pl.add(2.0, t) to tensor.adds (reported, tests/fuzz/found/) */
-            if (!(oi->flags & PF_VOP_COMMUTES) || !v->tensor_level) FAIL("scalar first in a non-commutative op");
+            if (!(oi->flags & PF_VOP_COMMUTES)) FAIL("scalar first in a non-commutative op");
             r = arith(n->op, s, a, dt);
         } else {
             r = arith(n->op, a, s, dt);

@@ -1,3 +1,4 @@
+# Status: fixed on main in 8547d01 (regression test in tests/e2e/vec_*); kept as the fuzzer found it.
 # Found by progfuzz (features default,+vec; seed 96 of a compile-only run), minimised by hand.
 # Side: the compiler (a pass leaves IR its own printer and parser do not round-trip).
 # `ptoc compile --verify-roundtrip` fails:

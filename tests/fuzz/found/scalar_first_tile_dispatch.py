@@ -1,3 +1,4 @@
+# Status: fixed on main in 8547d01 (regression test in tests/e2e/vec_*); kept as the fuzzer found it.
 # Found by progfuzz (features default,+vec; seed 15 of the first compile-only run), minimised by
 # hand. Side: the compiler (front end).
 # `ptoc compile` rejects it: "tensor.muls: the first operand must be a tensor, got 'v' tile [16, 32] FP32".

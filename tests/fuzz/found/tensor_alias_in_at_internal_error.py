@@ -1,3 +1,4 @@
+# Status: fixed on main in 8547d01 (regression test in tests/e2e/vec_*); kept as the fuzzer found it.
 # Found by progfuzz (features default,+vec; seeds 109, 114, 125 of the first compile-only runs),
 # minimised by hand. Side: the compiler.
 # `ptoc compile` fails with an internal error:
