@@ -12,7 +12,9 @@
  *
  *   progfuzz [--seed N] [--count N] [--time SEC] [--features SPEC] [--out DIR] [--no-reduce]
  *            [--hang SEC] [--roundtrip N] [--print SEED] [--list-features] [--verbose]
- *   --roundtrip N  verify print -> parse -> equal after every pass on every Nth seed (default 4, 0 off) */
+ *   --roundtrip N  verify print -> parse -> equal after every pass on every Nth seed (default 4, 0 off)
+ *   --compile-only load and compile each program without running it (checks the generator's validity
+ *                  rules against the compiler alone) */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -44,8 +46,9 @@ typedef struct Opts {
     int hang_seconds;
 } Opts;
 
-static int g_roundtrip = 4;      /* the only global, set once from the options: verify the print -> parse
-                                  * round trip on every Nth seed (0 never, 1 always) */
+static int g_roundtrip = 4;      /* set once from the options: verify the print -> parse round trip on
+                                  * every Nth seed (0 never, 1 always) */
+static bool g_compile_only;      /* --compile-only: load and compile, no run (outcomes ok / rejected / crash) */
 
 static void first_error(DrvSession *s, char *msg, size_t len) {
     const DiagSink *d = drv_diag(s);
@@ -72,7 +75,7 @@ PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t ms
     if (!drv_load_text(s, "fuzz.py", text, NULL) || !drv_compile(s)) {
         first_error(s, msg, msglen);
         out = strstr(msg, "internal") ? PF_CRASH : PF_REJECTED;
-    } else {
+    } else if (!g_compile_only) {
         bool ran = drv_run_random(s);
         const DrvRunStats *r = drv_run_stats(s);
         if (!ran || !r->ran) {
@@ -324,7 +327,7 @@ static void save_failure(const Opts *o, const Failure *f, bool reduce) {
 
 static int usage(void) {
     fprintf(stderr, "usage: progfuzz [--seed N] [--count N] [--time SEC] [--features SPEC] [--out DIR] [--no-reduce]\n"
-                    "                [--hang SEC] [--roundtrip N] [--verbose] [--print SEED] [--list-features]\n");
+                    "                [--hang SEC] [--roundtrip N] [--compile-only] [--verbose] [--print SEED] [--list-features]\n");
     return 2;
 }
 
@@ -347,6 +350,7 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--no-reduce")) o.reduce = false;
         else if (!strcmp(a, "--roundtrip") && v) o.roundtrip = atoi(v), i++;
         else if (!strcmp(a, "--verbose")) o.verbose = true;
+        else if (!strcmp(a, "--compile-only")) g_compile_only = true;
         else if (!strcmp(a, "--list-features")) {
             for (int k = 0; k < PF_F_COUNT; k++)
                 printf("%-12s %s  %s\n", pf_feature_name((PfFeature)k), o.feat.on[k] ? "on " : "off", pf_feature_help((PfFeature)k));

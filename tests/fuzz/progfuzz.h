@@ -23,6 +23,9 @@
 #define PF_MAX_VARS 8
 #define PF_MAX_STMTS 64
 #define PF_MAX_BODY 8
+#define PF_MAX_VEC 16             /* vector blocks per program */
+#define PF_MAX_VNODES 24          /* values of one vector block */
+#define PF_MAX_VSTORES 4          /* stores of one vector block */
 
 /* Language features the generator may use. Each can be switched on/off (--features); a feature
  * that fails on today's main for a known reason is off by default until its fix lands. */
@@ -53,7 +56,22 @@
     X(INT8,         "int8",         1, "INT8 operands (INT32 results)")                                 \
     X(A5,           "a5",           1, "--target a5")                                                   \
     X(PLANNERS,     "planners",     1, "--memory-planner dsa_rp / ptoas")                               \
-    X(DBC,          "dbc",          1, "--dbc")
+    X(DBC,          "dbc",          1, "--dbc")                                                       \
+    X(VEC,          "vec",          0, "vector regions (AIV kernels): elementwise ops on Vec tiles")    \
+    X(VEC_TILE,     "vec_tile",     1, "vector blocks at the tile level: pl.load(.., Mem.Vec) / pl.store") \
+    X(VEC_TENSOR,   "vec_tensor",   1, "vector blocks at the tensor level inside pl.at (slices, y[..] = ..)") \
+    X(VEC_MATH,     "vec_math",     1, "unary math: exp / log / sqrt / rsqrt / recip / abs / neg / relu") \
+    X(VEC_DIV,      "vec_div",      1, "division: pl.div, scalar divs, row/col_expand_div")            \
+    X(VEC_CAST,     "vec_cast",     1, "pl.cast between FP32/FP16/BF16/INT32/INT16/INT8 with modes")   \
+    X(VEC_FILL,     "vec_fill",     1, "pl.full / pl.tile.full, pl.expands, pl.fillpad (partial loads)") \
+    X(VEC_REDUCE,   "vec_reduce",   1, "row_sum / row_max / row_min, col_sum / col_max / col_min")     \
+    X(VEC_EXPAND,   "vec_expand",   1, "row_expand_* / col_expand_*, [M,1] / [1,N] broadcasting")      \
+    X(VEC_INT,      "vec_int",      1, "INT32 / INT16 / INT8 vector values")                           \
+    X(VEC_HALF,     "vec_half",     1, "FP16 / BF16 vector values")                                    \
+    X(VEC_PROMOTE,  "vec_promote",  1, "tensor-level mixed dtypes (the front end inserts casts)")      \
+    X(VEC_SCALAR,   "vec_scalar",   1, "loop variables as scalar operands (kernel scalar arguments)")  \
+    X(VEC_SCALAR_PIPE, "vec_scalar_pipe", 1, "a pl.pipeline loop variable as a scalar operand")     \
+    X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round")
 
 typedef enum {
 #define PF_ENUM(id, name, on, help) PF_F_##id,
@@ -102,7 +120,62 @@ typedef struct PfMM {
     bool atomic;
 } PfMM;
 
-typedef enum { PF_S_FOR, PF_S_IF, PF_S_AT, PF_S_MANUAL, PF_S_MM } PfStmtKind;
+/* ---- vector blocks (progfuzz_vec.c: the op table and value ranges; progfuzz_gen_vec.c) ----
+ * A vector block is straight-line code inside a pl.at region: loads of tensor windows, a DAG of
+ * vector ops on values of one of three shapes ([R, C], a per-row vector [R, 1], a per-column vector
+ * [1, C]), and stores of values to tensor windows. At the tile level it prints as pl.load(..,
+ * target_memory=pl.Mem.Vec) / tile ops / pl.store; at the tensor level as slices, tensor ops and
+ * y[..] = v / pl.assemble. */
+typedef enum { PF_VSH_FULL, PF_VSH_ROW, PF_VSH_COL } PfVShape;   /* [R, C], [R, 1], [1, C] */
+
+typedef enum {
+    PF_V_LOAD, PF_V_FULL, PF_V_EXPANDS, PF_V_FILLPAD,
+    PF_V_ADD, PF_V_SUB, PF_V_MUL, PF_V_DIV, PF_V_MAX, PF_V_MIN,
+    PF_V_ADDS, PF_V_SUBS, PF_V_MULS, PF_V_DIVS, PF_V_MAXS, PF_V_MINS,
+    PF_V_EXP, PF_V_LOG, PF_V_SQRT, PF_V_RSQRT, PF_V_RECIP, PF_V_ABS, PF_V_NEG, PF_V_RELU,
+    PF_V_CAST,
+    PF_V_ROW_SUM, PF_V_ROW_MAX, PF_V_ROW_MIN, PF_V_COL_SUM, PF_V_COL_MAX, PF_V_COL_MIN,
+    PF_V_ROW_EXPAND, PF_V_COL_EXPAND,
+    PF_V_NOPS
+} PfVOp;
+
+/* Print variants of a node (PfVNode.form) */
+enum {
+    PF_VF_SWAP = 1,          /* scalar / commutative operand printed first: pl.add(2.0, t) */
+    PF_VF_EXPLICIT = 2,      /* tensor level: broadcast printed as pl.row_expand_add(..) */
+    PF_VF_TMP = 4,           /* tile col reduction with a scratch tile */
+    PF_VF_INLINE = 8,        /* printed inside its single consumer */
+};
+
+typedef struct PfVNode {
+    int8_t op;                    /* PfVOp */
+    int8_t dt;                    /* DType of the result */
+    int8_t shape;                 /* PfVShape */
+    int8_t a, b;                  /* operand nodes (-1 none) */
+    int8_t mode;                  /* CAST: round mode; FILLPAD: pad (0 zero, 1 max, 2 min) */
+    int8_t form;                  /* PF_VF_* */
+    int8_t tensor;                /* LOAD */
+    int16_t vr, vc;               /* LOAD: valid rows / cols (tile level, < R / C: a partial load) */
+    PfOff r, c;                   /* LOAD window offsets */
+    double k;                     /* scalar operand / fill value */
+    int8_t kvar;                  /* scalar operand: loop variable kvar + k (-1: the constant k) */
+} PfVNode;
+
+typedef struct PfVStore { int8_t node, tensor; PfOff r, c; } PfVStore;
+
+typedef struct PfVec {
+    bool tensor_level;
+    int64_t R, C;
+    int nn, ns;
+    PfVNode n[PF_MAX_VNODES];
+    PfVStore s[PF_MAX_VSTORES];
+} PfVec;
+
+/* A conservative interval of a value, and whether it depends on a matmul's accumulation order
+ * (approx: the interpreter and the simulator agree only within the tolerance). */
+typedef struct PfRange { double lo, hi; bool approx; } PfRange;
+
+typedef enum { PF_S_FOR, PF_S_IF, PF_S_AT, PF_S_MANUAL, PF_S_MM, PF_S_VEC } PfStmtKind;
 typedef enum { PF_CMP_EQ, PF_CMP_LT, PF_CMP_GE } PfCmp;
 
 typedef struct PfStmt {
@@ -117,6 +190,7 @@ typedef struct PfStmt {
     /* AT: task id for manual deps (-1 none) and the regions it depends on */
     int tid, ndeps, deps[4];
     PfMM mm;
+    int vec;                      /* VEC: index into PfProgram.vec */
     int nbody, body[PF_MAX_BODY];
     int nelse, orelse[PF_MAX_BODY];
 } PfStmt;
@@ -131,11 +205,12 @@ typedef struct PfProgram {
     int planner;                  /* MemoryPlanner */
     uint64_t run_seed;
     PfFeatures features;          /* what the generator was allowed to use (WAR rule, printing) */
-    int ntensors, nvars, nst, ntop;
+    int ntensors, nvars, nst, ntop, nvec;
     PfTensor t[PF_MAX_TENSORS];
     PfVar v[PF_MAX_VARS];
     PfStmt st[PF_MAX_STMTS];
     int top[PF_MAX_BODY * 2];
+    PfVec vec[PF_MAX_VEC];
 } PfProgram;
 
 /* progfuzz_gen.c */
@@ -143,7 +218,55 @@ void pf_generate(PfProgram *p, uint64_t seed, const PfFeatures *f);
 /* progfuzz_check.c: sizes the parameters from their accesses; false (with a reason) when a rule is broken. The
  * generator only emits programs that pass; the reducer discards candidates that do not. */
 bool pf_finalize(PfProgram *p, char *why, size_t whylen);
-int pf_count_mm(const PfProgram *p);
+int pf_count_mm(const PfProgram *p);          /* matmuls and vector blocks */
+
+/* progfuzz_vec.c: the vector op table and value ranges (see there). */
+typedef enum { PF_VK_LOAD, PF_VK_FULL, PF_VK_EXPANDS, PF_VK_FILLPAD, PF_VK_BINARY, PF_VK_SCALAR, PF_VK_UNARY,
+               PF_VK_CAST, PF_VK_REDUCE, PF_VK_EXPAND } PfVKind;
+typedef struct PfVOpInfo {
+    const char *name;             /* pl.<name>; BINARY: the expand forms are row_expand_<xname> / col_expand_<xname> */
+    const char *xname;            /* BINARY: the expand-op suffix ("add"); REDUCE: "row" or "col" */
+    PfVKind kind;
+    unsigned dtypes;              /* legal element types (PF_VDT_* bits) */
+    unsigned expand_dtypes;       /* BINARY: legal element types of the [M,1] / [1,N] forms */
+    unsigned flags;               /* PF_VOP_* */
+    PfFeature feature;            /* the feature that enables it */
+    int weight;                   /* how often the generator draws it */
+} PfVOpInfo;
+enum { PF_VOP_APPROX_OK = 1, PF_VOP_COMMUTES = 2, PF_VOP_POSITIVE = 4, PF_VOP_NONZERO = 8 };
+enum { PF_VDT_FP32 = 1, PF_VDT_FP16 = 2, PF_VDT_BF16 = 4, PF_VDT_INT32 = 8, PF_VDT_INT16 = 16, PF_VDT_INT8 = 32 };
+#define PF_VDT_FLOAT (PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16)
+#define PF_VDT_INT (PF_VDT_INT32 | PF_VDT_INT16 | PF_VDT_INT8)
+#define PF_VDT_ALL (PF_VDT_FLOAT | PF_VDT_INT)
+const PfVOpInfo *pf_vop(int op);
+unsigned pf_vdt_bit(DType dt);
+int64_t pf_vshape_rows(const PfVec *v, int shape);
+void pf_vvalid(const PfVec *v, int k, int64_t *vr, int64_t *vc);   /* valid extents of node k */
+int64_t pf_vshape_cols(const PfVec *v, int shape);
+/* The bytes a value of this shape and dtype takes in Vec ([R, 1] columns counted as 32 B a row). */
+int64_t pf_vbytes(const PfVec *v, int shape, DType dt);
+bool pf_vshape_aligned(const PfVec *v, int shape, DType dt);
+/* Conservative Vec bytes of the block (every value its own buffer, tensor-level scratch included). */
+int64_t pf_vec_bytes(const PfVec *v);
+/* The range of node k from its operands' ranges (nodes[]), the tensors' ranges and the loop
+ * variables' ranges; false with the broken rule in *why (a domain, a magnitude limit, an approx
+ * value where the op would amplify the accumulation-order difference). */
+bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *nodes, const PfRange *tensors,
+                    const int64_t *vmin, const int64_t *vmax, PfRange *out, const char **why);
+double pf_vdt_limit(DType dt);
+void pf_range_union(PfRange *into, PfRange r);
+/* The initial contents of a tensor (drv_fill_random: floats in [-1, 1), integers in [-8, 7]; Out
+ * parameters and locals: empty, lo > hi). */
+PfRange pf_initial_range(DType dt, PfDir dir);
+/* The range of a matmul's result: K products of its operands' ranges (approx for float operands;
+ * unbounded when accumulated atomically). */
+PfRange pf_mm_range(const PfMM *m, PfRange a, PfRange b);
+/* Vec capacity of the program's target (targets.md §1.2), less a margin for the planner. */
+int64_t pf_vec_capacity(const PfProgram *p);
+/* Matmul operands written by a vector block stay within this magnitude (the FP32 tolerance). */
+#define PF_MM_OPERAND_MAX 4.0
+/* The dtype of a tensor-level binary result (promotion, spec/ops.md §2.2 and decision 3). */
+DType pf_vpromote(DType a, DType b);
 
 /* progfuzz_print.c: the DSL text (malloc'd) and the ptoc command line options of the program. */
 char *pf_print(const PfProgram *p);

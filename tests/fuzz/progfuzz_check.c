@@ -46,6 +46,8 @@ typedef struct Check {
     int device_loops;                     /* loops inside the current region */
     bool nz_misaligned[PF_MAX_TENSORS];   /* an access of an NZ tensor is not in whole fractals */
     int64_t stages;                       /* product of the enclosing pl.pipeline stages */
+    int64_t vbytes;                       /* Vec bytes of the region's vector blocks (times stages) */
+    bool pipe_var[PF_MAX_VARS];           /* the variable of a pl.pipeline loop */
     int nwrites;
     bool conditional;
     int manual;                           /* manual scope stmt, -1 none */
@@ -100,6 +102,16 @@ typedef struct Uses { bool rd[PF_MAX_TENSORS], wr[PF_MAX_TENSORS]; int nplain[PF
 
 static void collect(const PfProgram *p, int si, Uses *u) {
     const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_VEC) {
+        const PfVec *v = &p->vec[s->vec];
+        for (int k = 0; k < v->nn; k++)
+            if (v->n[k].op == PF_V_LOAD && v->n[k].tensor >= 0) u->rd[(int)v->n[k].tensor] = true;
+        for (int i = 0; i < v->ns; i++) {
+            u->wr[(int)v->s[i].tensor] = true;
+            u->nplain[(int)v->s[i].tensor]++;
+        }
+        return;
+    }
     if (s->kind == PF_S_MM) {
         u->rd[s->mm.a] = u->rd[s->mm.b] = true;
         u->wr[s->mm.dst] = true;
@@ -119,6 +131,17 @@ static bool moves_by_extent(PfOff o, int var, int64_t step, int64_t extent) {
 static void check_parallel_writes(Check *c, int si, int var) {
     const PfProgram *p = c->p;
     const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_VEC) {
+        const PfVec *v = &p->vec[s->vec];
+        int64_t step = p->v[var].step;
+        for (int i = 0; i < v->ns; i++) {
+            const PfVStore *st = &v->s[i];
+            int shape = v->n[(int)st->node].shape;
+            if (!moves_by_extent(st->r, var, step, pf_vshape_rows(v, shape)) && !moves_by_extent(st->c, var, step, pf_vshape_cols(v, shape)))
+                fail(c, "%sparallel loop i%lld writes one block in several iterations", "", var);
+        }
+        return;
+    }
     if (s->kind == PF_S_MM) {
         const PfMM *m = &s->mm;
         int64_t step = p->v[var].step;
@@ -131,6 +154,14 @@ static void check_parallel_writes(Check *c, int si, int var) {
 }
 
 static void check_stmt(Check *c, int si);
+
+static void region_kinds(const PfProgram *p, int si, bool *vec, bool *mm) {
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_VEC) *vec = true;
+    if (s->kind == PF_S_MM) *mm = true;
+    for (int i = 0; i < s->nbody; i++) region_kinds(p, s->body[i], vec, mm);
+    for (int i = 0; i < s->nelse; i++) region_kinds(p, s->orelse[i], vec, mm);
+}
 
 static void check_block(Check *c, const int *ids, int n) {
     for (int i = 0; i < n && c->ok; i++) check_stmt(c, ids[i]);
@@ -196,12 +227,66 @@ static void check_mm(Check *c, const PfMM *m) {
     }
 }
 
+/* A vector block: its loads read what earlier statements produced, its stores write in bounds, a
+ * local's first store covers it whole, the region's blocks fit Vec (times the pl.pipeline stages). */
+static void check_vec(Check *c, int si) {
+    PfProgram *p = c->p;
+    const PfVec *v = &p->vec[p->st[si].vec];
+    if (c->region < 0) { fail(c, "%svector block outside pl.at (%lld)", "", 0); return; }
+    if (p->form == PF_FORM_PROGRAM && v->tensor_level) { fail(c, "%sprinted form with a tensor-level vector block %lld", "", si); return; }
+    if (v->nn < 1 || v->nn > PF_MAX_VNODES || v->ns < 1 || v->ns > PF_MAX_VSTORES || v->R < 1 || v->C < 1) {
+        fail(c, "%sbad vector block %lld", "", si);
+        return;
+    }
+    for (int k = 0; k < v->nn && c->ok; k++) {
+        const PfVNode *n = &v->n[k];
+        if (n->kvar >= 0 && (n->kvar >= p->nvars || !c->vis[(int)n->kvar])) fail(c, "%sscalar variable i%lld not in scope", "", n->kvar);
+        if (n->kvar >= 0 && c->pipe_var[(int)n->kvar] && !p->features.on[PF_F_VEC_SCALAR_PIPE])
+            fail(c, "%sa pl.pipeline variable i%lld as a scalar operand (vec_scalar_pipe)", "", n->kvar);
+        if (n->op != PF_V_LOAD) continue;
+        int t = n->tensor;
+        if (t < 0 || t >= p->ntensors) { fail(c, "%sbad load tensor %lld", "", t); return; }
+        if (p->t[t].dir == PF_OUT) fail(c, "%sreads an Out parameter %lld", "", t);
+        if (p->t[t].dir == PF_LOCAL && !c->produced[t]) fail(c, "%sreads local %lld before it is written", "", t);
+        for (int i = 0; i < c->nregion_writes; i++)
+            if (c->region_writes[i] == t) fail(c, "%sa region reads tensor %lld it writes", "", t);
+        c->ever_read[t] = true;
+        c->nz_misaligned[t] = true;                      /* vector loads are ND */
+        access(c, t, n->r, n->c, pf_vshape_rows(v, n->shape), pf_vshape_cols(v, n->shape), false);
+    }
+    for (int i = 0; i < v->ns && c->ok; i++) {
+        const PfVStore *st = &v->s[i];
+        int t = st->tensor, k = st->node;
+        if (t < 0 || t >= p->ntensors || k < 0 || k >= v->nn) { fail(c, "%sbad store %lld", "", i); return; }
+        const PfVNode *n = &v->n[k];
+        /* y[..] = x[..] inside pl.at: "a tensor slice inside pl.at must feed a matmul operand or a vector op" */
+        if (n->op == PF_V_LOAD && v->tensor_level) fail(c, "%sa tensor-level block stores a slice as it is %lld", "", k);
+        if (p->t[t].dir == PF_IN) fail(c, "%swrites an In parameter %lld", "", t);
+        if (p->t[t].dt != n->dt) fail(c, "%sstore dtype differs from tensor %lld", "", t);
+        int64_t rows = pf_vshape_rows(v, n->shape), cols = pf_vshape_cols(v, n->shape);
+        if (p->t[t].dir == PF_LOCAL && !c->produced[t]) {
+            PfTensor *tt = &p->t[t];
+            bool full = st->r.var < 0 && st->c.var < 0 && st->r.konst == 0 && st->c.konst == 0 && rows == tt->rows && cols == tt->cols;
+            if (!full || c->conditional || c->manual >= 0) fail(c, "%slocal %lld first written partially", "", t);
+            c->produced[t] = true;
+        }
+        c->ever_written[t] = true;
+        if (c->region_of_write[t] == -1) c->region_of_write[t] = c->region;
+        else if (c->region_of_write[t] != c->region) c->region_of_write[t] = -2;
+        access(c, t, st->r, st->c, rows, cols, true);
+        if (c->nregion_writes < PF_MAX_STMTS) c->region_writes[c->nregion_writes++] = t;
+    }
+    c->vbytes += pf_vec_bytes(v) * c->stages;
+    if (c->vbytes > pf_vec_capacity(p)) fail(c, "%sthe vector blocks of a region overfill Vec (%lld bytes)", "", c->vbytes);
+}
+
 static void check_stmt(Check *c, int si) {
     PfProgram *p = c->p;
     PfStmt *s = &p->st[si];
     bool save_cond = c->conditional;
     switch (s->kind) {
     case PF_S_MM: check_mm(c, &s->mm); break;
+    case PF_S_VEC: check_vec(c, si); break;
     case PF_S_FOR: {
         PfVar *v = &p->v[s->var];
         if (v->step < 1 || v->stop <= v->start) { fail(c, "%sempty loop i%lld", "", s->var); break; }
@@ -211,6 +296,7 @@ static void check_stmt(Check *c, int si) {
         c->conditional = true;
         int64_t save_stages = c->stages;
         if (s->loop == PF_LOOP_PIPELINE) c->stages *= 2;
+        c->pipe_var[s->var] = s->loop == PF_LOOP_PIPELINE;
         if (c->region >= 0) c->device_loops++;
         if (s->loop == PF_LOOP_PARALLEL) {
             Uses u = { 0 };
@@ -239,8 +325,19 @@ static void check_stmt(Check *c, int si) {
         c->region = si;
         c->untiled[0] = c->untiled[1] = c->untiled[2] = 0;
         c->nregion_writes = 0;
+        c->vbytes = 0;
         check_block(c, s->body, s->nbody);
         c->region = -1;
+        {
+            /* a vector region never reads a tensor it writes (in a loop the next iteration would) */
+            Uses u = { 0 };
+            collect(p, si, &u);
+            bool has_vec = false, has_mm = false;
+            region_kinds(p, si, &has_vec, &has_mm);
+            if (has_vec && has_mm) fail(c, "%sa region mixes matmuls and vector blocks %lld", "", si);
+            for (int t = 0; has_vec && t < p->ntensors; t++)
+                if (u.rd[t] && u.wr[t]) fail(c, "%sa vector region reads and writes tensor %lld", "", t);
+        }
         if (p->form == PF_FORM_PROGRAM) {
             Uses u = { 0 };
             int nw = 0;
@@ -296,14 +393,19 @@ static void check_manual(Check *c, int si) {
     }
 }
 
-/* Tensors touched by a manual scope are not touched outside it (except never-written reads). */
+/* Tensors touched by a manual scope are not touched outside it (except never-written reads) — nor
+ * by another manual scope: a scope is not a barrier (spec runtime.md §6), and tasks of a manual
+ * scope record no tensors for later tasks to find. */
 static void check_manual_isolation(Check *c) {
     PfProgram *p = c->p;
-    Uses in = { 0 }, out = { 0 };
-    for (int i = 0; i < p->ntop; i++) collect(p, p->top[i], p->st[p->top[i]].kind == PF_S_MANUAL ? &in : &out);
-    for (int t = 0; t < p->ntensors; t++) {
-        if (in.wr[t] && (out.rd[t] || out.wr[t])) fail(c, "%smanual-scope output %lld used outside", "", t);
-        if (in.rd[t] && out.wr[t]) fail(c, "%smanual-scope input %lld written outside", "", t);
+    for (int m = 0; m < p->ntop; m++) {
+        if (p->st[p->top[m]].kind != PF_S_MANUAL) continue;
+        Uses in = { 0 }, out = { 0 };
+        for (int i = 0; i < p->ntop; i++) collect(p, p->top[i], i == m ? &in : &out);
+        for (int t = 0; t < p->ntensors; t++) {
+            if (in.wr[t] && (out.rd[t] || out.wr[t])) fail(c, "%smanual-scope output %lld used outside", "", t);
+            if (in.rd[t] && out.wr[t]) fail(c, "%smanual-scope input %lld written outside", "", t);
+        }
     }
 }
 
@@ -351,6 +453,13 @@ static void check_war(Check *c) {
  * geometrically and FP32 accumulation-order differences outgrow the FP32 tolerance (1e-4). */
 static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_MAX_TENSORS]) {
     const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_VEC) {
+        const PfVec *v = &p->vec[s->vec];
+        for (int i = 0; i < v->ns; i++)
+            for (int k = 0; k < v->nn; k++)
+                if (v->n[k].op == PF_V_LOAD) dep[(int)v->s[i].tensor][(int)v->n[k].tensor] = true;
+        return;
+    }
     if (s->kind == PF_S_MM) {
         dep[s->mm.dst][s->mm.a] = dep[s->mm.dst][s->mm.b] = true;
         return;
@@ -362,7 +471,7 @@ static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_M
 static void check_feedback(Check *c, int si) {
     const PfProgram *p = c->p;
     const PfStmt *s = &p->st[si];
-    if (s->kind == PF_S_MM) return;
+    if (s->kind == PF_S_MM || s->kind == PF_S_VEC) return;
     if (s->kind != PF_S_FOR) {
         for (int i = 0; i < s->nbody; i++) check_feedback(c, s->body[i]);
         for (int i = 0; i < s->nelse; i++) check_feedback(c, s->orelse[i]);
@@ -379,6 +488,77 @@ static void check_feedback(Check *c, int si) {
     for (int t = 0; t < n; t++) if (dep[t][t]) fail(c, "%sfeedback through tensor %lld in a loop", "", t);
 }
 
+/* Value ranges (progfuzz_vec.c): what each tensor holds is its initial contents plus everything
+ * written to it anywhere (flow-insensitive, iterated to a fixpoint: without WAR every write of a
+ * tensor precedes its reads, so this is what the generator saw). Every vector node must stay in its
+ * op's domain and in its dtype's limits; a matmul operand written by a vector block stays within
+ * PF_MM_OPERAND_MAX. */
+typedef struct RangeWalk {
+    const PfProgram *p;
+    PfRange tr[PF_MAX_TENSORS], next[PF_MAX_TENSORS];
+    bool vec_written[PF_MAX_TENSORS];
+    int64_t vmin[PF_MAX_VARS], vmax[PF_MAX_VARS];
+    const char *why;
+} RangeWalk;
+
+static void range_stmt(RangeWalk *w, int si) {
+    const PfProgram *p = w->p;
+    const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MM) {
+        const PfMM *m = &s->mm;
+        for (int k = 0; k < 2; k++) {
+            int t = k ? m->b : m->a;
+            PfRange r = w->tr[t];
+            if (w->vec_written[t] && m->in_dt != DT_INT8 && (r.lo < -PF_MM_OPERAND_MAX || r.hi > PF_MM_OPERAND_MAX) && !w->why)
+                w->why = "a matmul operand written by a vector block is too large";
+        }
+        pf_range_union(&w->next[m->dst], pf_mm_range(m, w->tr[m->a], w->tr[m->b]));
+        return;
+    }
+    if (s->kind == PF_S_VEC) {
+        const PfVec *v = &p->vec[s->vec];
+        PfRange nodes[PF_MAX_VNODES];
+        const char *why = NULL;
+        for (int k = 0; k < v->nn; k++)
+            if (!pf_vnode_range(p, v, k, nodes, w->tr, w->vmin, w->vmax, &nodes[k], &why)) {
+                if (!w->why) w->why = why;
+                return;
+            }
+        for (int i = 0; i < v->ns; i++) {
+            pf_range_union(&w->next[(int)v->s[i].tensor], nodes[(int)v->s[i].node]);
+            w->vec_written[(int)v->s[i].tensor] = true;
+        }
+        return;
+    }
+    if (s->kind == PF_S_FOR) {
+        const PfVar *v = &p->v[s->var];
+        w->vmin[s->var] = v->start;
+        w->vmax[s->var] = var_last(v);
+    }
+    for (int i = 0; i < s->nbody; i++) range_stmt(w, s->body[i]);
+    for (int i = 0; i < s->nelse; i++) range_stmt(w, s->orelse[i]);
+}
+
+static void check_ranges(Check *c) {
+    const PfProgram *p = c->p;
+    RangeWalk w = { .p = p };
+    for (int t = 0; t < p->ntensors; t++) w.tr[t] = pf_initial_range(p->t[t].dt, p->t[t].dir);
+    for (int iter = 0; iter < 8; iter++) {
+        memcpy(w.next, w.tr, sizeof w.next);
+        w.why = NULL;
+        for (int i = 0; i < p->ntop; i++) range_stmt(&w, p->top[i]);
+        bool same = true;
+        for (int t = 0; t < p->ntensors; t++)
+            same &= w.next[t].lo == w.tr[t].lo && w.next[t].hi == w.tr[t].hi && w.next[t].approx == w.tr[t].approx;
+        if (same) {
+            if (w.why) fail(c, "%s (%lld)", w.why, 0);
+            return;
+        }
+        memcpy(w.tr, w.next, sizeof w.tr);
+    }
+    fail(c, "%svalue ranges do not converge %lld", "", 0);
+}
+
 bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
     Check c = { .p = p, .why = why, .whylen = whylen, .ok = true, .manual = -1, .region = -1, .stages = 1 };
     for (int t = 0; t < PF_MAX_TENSORS; t++) c.region_of_write[t] = -1;
@@ -388,6 +568,7 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
         if (p->st[p->top[i]].kind == PF_S_MANUAL) check_manual(&c, p->top[i]);
     if (c.ok) check_manual_isolation(&c);
     if (c.ok && !p->features.on[PF_F_WAR]) check_war(&c);
+    if (c.ok && p->nvec) check_ranges(&c);
     for (int i = 0; c.ok && i < p->ntop; i++) check_feedback(&c, p->top[i]);
     if (!c.ok) return false;
     bool any_out = false;
@@ -417,7 +598,7 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
 
 static int count_mm(const PfProgram *p, int si) {
     const PfStmt *s = &p->st[si];
-    int n = s->kind == PF_S_MM;
+    int n = s->kind == PF_S_MM || s->kind == PF_S_VEC;
     for (int i = 0; i < s->nbody; i++) n += count_mm(p, s->body[i]);
     for (int i = 0; i < s->nelse; i++) n += count_mm(p, s->orelse[i]);
     return n;

@@ -183,6 +183,198 @@ static void print_mm(Pr *pr, int si, int ind) {
 
 static void print_block(Pr *pr, const int *ids, int n, int ind);
 
+/* ---- vector blocks ---- */
+
+/* A constant as a literal of the dtype: floats keep a '.', integers none. */
+static void literal(StrBuf *sb, double k, DType dt) {
+    char buf[64];
+    if (!dtype_is_float(dt) && k == (double)(int64_t)k) { sb_printf(sb, "%lld", (long long)k); return; }
+    snprintf(buf, sizeof buf, "%.17g", k);
+    sb_puts(sb, buf);
+    if (!strpbrk(buf, ".eEn")) sb_puts(sb, ".0");
+}
+
+/* The scalar operand of a node: the constant, or loop variable + constant. */
+static void vscalar(Pr *pr, const PfVNode *n) {
+    if (n->kvar < 0) { literal(&pr->sb, n->k, (DType)n->dt); return; }
+    off_expr(pr, &pr->sb, (PfOff){ n->kvar, 1, (int64_t)n->k }, 0, NULL, 0);
+}
+
+static int vuses(const PfVec *v, int k) {
+    int u = 0;
+    for (int i = 0; i < v->nn; i++) u += (v->n[i].a == k) + (v->n[i].b == k);
+    for (int i = 0; i < v->ns; i++) u += v->s[i].node == k;
+    return u;
+}
+
+/* Node k printed inside its single consumer (a spelling choice, from the seed). */
+static bool vinline(const Pr *pr, int si, const PfVec *v, int k) {
+    const PfVNode *n = &v->n[k];
+    if (n->op == PF_V_LOAD && !v->tensor_level) return false;
+    if (vuses(v, k) != 1) return false;
+    for (int i = 0; i < v->ns; i++) if (v->s[i].node == k) return false;
+    return vary(pr->p, si * 64 + k + 5000, 3) == 0;
+}
+
+static void vexpr(Pr *pr, int si, const PfVec *v, int k);
+
+static void vname(Pr *pr, int si, const PfVec *v, int k) {
+    if (vinline(pr, si, v, k)) vexpr(pr, si, v, k);
+    else sb_printf(&pr->sb, "v%d_%d", si, k);
+}
+
+static const char *vec_space(const Pr *pr, int si) { return vary(pr->p, si + 7000, 3) ? "pl.Mem.Vec" : "pl.MemorySpace.Vec"; }
+
+static void vexpr(Pr *pr, int si, const PfVec *v, int k) {
+    const PfVNode *n = &v->n[k];
+    const PfVOpInfo *oi = pf_vop(n->op);
+    StrBuf *sb = &pr->sb;
+    DType dt = (DType)n->dt;
+    int64_t rows = pf_vshape_rows(v, n->shape), cols = pf_vshape_cols(v, n->shape);
+    static const char *pads[] = { "zero", "max", "min" };
+    switch (oi->kind) {
+    case PF_VK_LOAD:
+        if (v->tensor_level) { window(pr, n->tensor, n->r, n->c, rows, cols, false); return; }
+        sb_printf(sb, "%s(", n->vr || n->vc ? "pl.tile.load" : "pl.load");
+        { char nb[16]; sb_puts(sb, tname(pr->p, n->tensor, nb)); }
+        sb_puts(sb, ", ");
+        offsets(pr, n->r, 0, NULL, 0, n->c, 0, NULL, 0);
+        sb_printf(sb, ", [%lld, %lld]", (long long)rows, (long long)cols);
+        if (n->vr || n->vc) sb_printf(sb, ", [%lld, %lld]", (long long)(n->vr ? n->vr : rows), (long long)(n->vc ? n->vc : cols));
+        sb_printf(sb, ", target_memory=%s)", vec_space(pr, si));
+        return;
+    case PF_VK_FULL:
+        if (v->tensor_level) sb_printf(sb, "pl.full([%lld, %lld], pl.%s, ", (long long)rows, (long long)cols, dtype_name(dt));
+        else if (vary(pr->p, si * 64 + k, 2)) sb_printf(sb, "pl.tile.full([%lld, %lld], dtype=pl.%s, value=", (long long)rows, (long long)cols, dtype_name(dt));
+        else sb_printf(sb, "pl.tile.full([%lld, %lld], pl.%s, ", (long long)rows, (long long)cols, dtype_name(dt));
+        literal(sb, n->k, dt);
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_EXPANDS:
+        sb_puts(sb, "pl.expands(");
+        vname(pr, si, v, n->a);
+        sb_puts(sb, ", ");
+        vscalar(pr, n);
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_FILLPAD:
+        sb_puts(sb, "pl.fillpad(");
+        vname(pr, si, v, n->a);
+        sb_printf(sb, ", pad_value=pl.PadValue.%s)", pads[n->mode]);
+        return;
+    case PF_VK_SCALAR:
+        sb_printf(sb, "pl.%s(", oi->name);
+        if (n->form & PF_VF_SWAP) {
+            vscalar(pr, n);
+            sb_puts(sb, ", ");
+            vname(pr, si, v, n->a);
+        } else {
+            vname(pr, si, v, n->a);
+            sb_puts(sb, ", ");
+            vscalar(pr, n);
+        }
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_UNARY:
+        sb_printf(sb, "pl.%s(", oi->name);
+        vname(pr, si, v, n->a);
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_CAST:
+        sb_puts(sb, "pl.cast(");
+        vname(pr, si, v, n->a);
+        sb_printf(sb, ", pl.%s", dtype_name(dt));
+        if (n->mode >= 0) sb_printf(sb, ", mode=\"%s\"", dtype_round_name(n->mode));
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_REDUCE:
+        sb_printf(sb, "pl.%s(", oi->name);
+        vname(pr, si, v, n->a);
+        if (!v->tensor_level && (oi->xname[0] == 'r' || (n->form & PF_VF_TMP)))
+            sb_printf(sb, ", w%d_%s", si, dtype_name((DType)v->n[(int)n->a].dt));
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_EXPAND:
+        sb_printf(sb, "pl.%s(", oi->name);
+        vname(pr, si, v, n->a);
+        sb_puts(sb, ", ");
+        vname(pr, si, v, n->b);
+        sb_putc(sb, ')');
+        return;
+    case PF_VK_BINARY: {
+        int a = n->a, b = n->b;
+        const PfVNode *na = &v->n[a], *nb = &v->n[b];
+        if (n->form & PF_VF_EXPLICIT) {
+            if (na->shape != PF_VSH_FULL) a = n->b, b = n->a;              /* commutative: the matrix first */
+            sb_printf(sb, "pl.%s_expand_%s(", (na->shape == PF_VSH_ROW || nb->shape == PF_VSH_ROW) ? "row" : "col", oi->xname);
+        } else {
+            sb_printf(sb, "pl.%s(", oi->name);
+        }
+        vname(pr, si, v, a);
+        sb_puts(sb, ", ");
+        vname(pr, si, v, b);
+        sb_putc(sb, ')');
+        return;
+    }
+    }
+}
+
+static void print_vec(Pr *pr, int si, int ind) {
+    const PfProgram *p = pr->p;
+    const PfVec *v = &p->vec[p->st[si].vec];
+    StrBuf *sb = &pr->sb;
+    char nb[16];
+    /* scratch tiles of the tile-level reductions, one per input dtype */
+    bool tmp[DT_COUNT] = { 0 };
+    for (int k = 0; k < v->nn && !v->tensor_level; k++) {
+        const PfVNode *n = &v->n[k];
+        const PfVOpInfo *oi = pf_vop(n->op);
+        if (oi->kind != PF_VK_REDUCE || !(oi->xname[0] == 'r' || (n->form & PF_VF_TMP))) continue;
+        DType dt = (DType)v->n[(int)n->a].dt;
+        if (tmp[dt]) continue;
+        tmp[dt] = true;
+        sb_indent(sb, ind);
+        sb_printf(sb, "w%d_%s = pl.create_tile([%lld, %lld], dtype=pl.%s, target_memory=%s)\n", si, dtype_name(dt), (long long)v->R,
+                  (long long)v->C, dtype_name(dt), vec_space(pr, si));
+    }
+    for (int k = 0; k < v->nn; k++) {
+        if (vinline(pr, si, v, k)) continue;
+        sb_indent(sb, ind);
+        sb_printf(sb, "v%d_%d = ", si, k);
+        const PfVNode *n = &v->n[k];
+        if (n->op == PF_V_LOAD && v->tensor_level)      /* x[:] or the bare name x (tests/fuzz/found/tensor_alias_in_at_*) */
+            window(pr, n->tensor, n->r, n->c, pf_vshape_rows(v, n->shape), pf_vshape_cols(v, n->shape), vary(p, si * 64 + k + 11000, 2) == 0);
+        else
+            vexpr(pr, si, v, k);
+        sb_putc(sb, '\n');
+    }
+    for (int i = 0; i < v->ns; i++) {
+        const PfVStore *st = &v->s[i];
+        const PfVNode *n = &v->n[(int)st->node];
+        int64_t rows = pf_vshape_rows(v, n->shape), cols = pf_vshape_cols(v, n->shape);
+        tname(p, st->tensor, nb);
+        sb_indent(sb, ind);
+        if (!v->tensor_level) {
+            sb_printf(sb, "%s = pl.store(", nb);
+            vname(pr, si, v, st->node);
+            sb_puts(sb, ", ");
+            offsets(pr, st->r, 0, NULL, 0, st->c, 0, NULL, 0);
+            sb_printf(sb, ", %s)\n", nb);
+        } else if (vary(p, si * 8 + i + 9000, 3) == 0) {
+            sb_printf(sb, "%s = pl.assemble(%s, ", nb, nb);
+            vname(pr, si, v, st->node);
+            sb_puts(sb, ", ");
+            offsets(pr, st->r, 0, NULL, 0, st->c, 0, NULL, 0);
+            sb_puts(sb, ")\n");
+        } else {
+            window(pr, st->tensor, st->r, st->c, rows, cols, true);
+            sb_puts(sb, " = ");
+            vname(pr, si, v, st->node);
+            sb_putc(sb, '\n');
+        }
+    }
+}
+
 static void loop_header(Pr *pr, const PfStmt *s, int ind) {
     const PfVar *v = &pr->p->v[s->var];
     static const char *kinds[] = { "pl.range", "pl.parallel", "pl.pipeline" };
@@ -204,6 +396,23 @@ static void region_uses(const PfProgram *p, int si, bool *rd, bool *wr, bool *at
         const PfOff *o[] = { &m->ar, &m->ak, &m->bk, &m->bc, &m->dr, &m->dc };
         for (int i = 0; i < 6; i++) if (o[i]->var >= 0) vars[o[i]->var] = true;
     }
+    if (s->kind == PF_S_VEC) {
+        const PfVec *v = &p->vec[s->vec];
+        for (int k = 0; k < v->nn; k++) {
+            const PfVNode *n = &v->n[k];
+            if (n->op == PF_V_LOAD) {
+                rd[(int)n->tensor] = true;
+                if (n->r.var >= 0) vars[n->r.var] = true;
+                if (n->c.var >= 0) vars[n->c.var] = true;
+            }
+            if (n->kvar >= 0) vars[(int)n->kvar] = true;
+        }
+        for (int i = 0; i < v->ns; i++) {
+            wr[(int)v->s[i].tensor] = true;
+            if (v->s[i].r.var >= 0) vars[v->s[i].r.var] = true;
+            if (v->s[i].c.var >= 0) vars[v->s[i].c.var] = true;
+        }
+    }
     if (s->kind == PF_S_FOR) inner[s->var] = true;
     if (s->kind == PF_S_IF) vars[s->cond_var] = true;
     for (int i = 0; i < s->nbody; i++) region_uses(p, s->body[i], rd, wr, atomic, vars, inner);
@@ -215,6 +424,16 @@ static bool coefs_divisible(const PfProgram *p, int si, int v, int64_t m) {
     if (s->kind == PF_S_MM) {
         const PfOff *o[] = { &s->mm.ar, &s->mm.ak, &s->mm.bk, &s->mm.bc, &s->mm.dr, &s->mm.dc };
         for (int i = 0; i < 6; i++) if (o[i]->var == v && o[i]->coef % m) return false;
+    }
+    if (s->kind == PF_S_VEC) {
+        const PfVec *vb = &p->vec[s->vec];
+        for (int k = 0; k < vb->nn; k++) {
+            const PfVNode *n = &vb->n[k];
+            if (n->kvar == v && m != 1) return false;
+            if (n->op == PF_V_LOAD && ((n->r.var == v && n->r.coef % m) || (n->c.var == v && n->c.coef % m))) return false;
+        }
+        for (int i = 0; i < vb->ns; i++)
+            if ((vb->s[i].r.var == v && vb->s[i].r.coef % m) || (vb->s[i].c.var == v && vb->s[i].c.coef % m)) return false;
     }
     if (s->kind == PF_S_IF && s->cond_var == v && m != 1) return false;
     for (int i = 0; i < s->nbody; i++) if (!coefs_divisible(p, s->body[i], v, m)) return false;
@@ -266,6 +485,7 @@ static void print_stmt(Pr *pr, int si, int ind) {
     static const char *cmp[] = { "==", "<", ">=" };
     switch (s->kind) {
     case PF_S_MM: print_mm(pr, si, ind); break;
+    case PF_S_VEC: print_vec(pr, si, ind); break;
     case PF_S_FOR:
         loop_header(pr, s, ind);
         print_block(pr, s->body, s->nbody, ind + 4);
@@ -339,8 +559,8 @@ static void locals_and_body(Pr *pr, int ind) {
     for (int t = 0; t < p->ntensors; t++) {
         if (p->t[t].dir != PF_LOCAL || !used(&p->t[t])) continue;
         sb_indent(&pr->sb, ind);
-        sb_printf(&pr->sb, "%s = pl.create_tensor([%lld, %lld], dtype=pl.FP32)\n", tname(p, t, nb),
-                  (long long)p->t[t].rows, (long long)p->t[t].cols);
+        sb_printf(&pr->sb, "%s = pl.create_tensor([%lld, %lld], dtype=pl.%s)\n", tname(p, t, nb),
+                  (long long)p->t[t].rows, (long long)p->t[t].cols, dtype_name(p->t[t].dt));
     }
     print_block(pr, p->top, p->ntop, ind);
     sb_indent(&pr->sb, ind);

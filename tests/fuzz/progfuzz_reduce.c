@@ -6,7 +6,9 @@
  * Does:     greedy passes over a fixed list of mutations until none is accepted: drop a statement,
  *           inline a loop (its variable fixed to the first value), an if, a manual scope; fewer
  *           trips; smaller M/N/K; constant offsets; no atomic / padding / NZ; FP32 instead of
- *           FP16/BF16; default compile options; the user form instead of the printed form. A
+ *           FP16/BF16; default compile options; the user form instead of the printed form; in
+ *           vector blocks: remove a node (its uses take its operand), drop a store, constant
+ *           offsets, halve R / C, the tile level, no partial loads, plain spellings. A
  *           candidate must pass pf_finalize (still a valid program) before it is run. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@ static void walk_lists(PfProgram *p, int *items, int *n, int cap, ListRef *out, 
     out[(*nout)++] = (ListRef){ items, n, cap };
     for (int i = 0; i < *n; i++) {
         PfStmt *s = &p->st[items[i]];
-        if (s->kind == PF_S_MM) continue;
+        if (s->kind == PF_S_MM || s->kind == PF_S_VEC) continue;
         walk_lists(p, s->body, &s->nbody, PF_MAX_BODY, out, nout);
         if (s->kind == PF_S_IF) walk_lists(p, s->orelse, &s->nelse, PF_MAX_BODY, out, nout);
     }
@@ -58,6 +60,16 @@ static bool subst_var(PfProgram *p, int v, int64_t val) {
         PfOff *o[] = { &m->ar, &m->ak, &m->bk, &m->bc, &m->dr, &m->dc };
         for (int k = 0; k < 6; k++) subst_off(o[k], v, val);
     }
+    for (int b = 0; b < p->nvec; b++) {
+        PfVec *vb = &p->vec[b];
+        for (int k = 0; k < vb->nn; k++) {
+            PfVNode *n = &vb->n[k];
+            subst_off(&n->r, v, val);
+            subst_off(&n->c, v, val);
+            if (n->kvar == v) n->k += (double)val, n->kvar = -1;
+        }
+        for (int i = 0; i < vb->ns; i++) subst_off(&vb->s[i].r, v, val), subst_off(&vb->s[i].c, v, val);
+    }
     for (bool again = true; again;) {
         again = false;
         ListRef ls[PF_MAX_STMTS * 2 + 1];
@@ -80,7 +92,7 @@ static int64_t halve(int64_t x) {
     return x > 1 ? x / 2 : 1;
 }
 
-enum { M_DROP, M_INLINE, M_TRIPS, M_MM, M_TENSOR, M_GLOBAL, M_KINDS };
+enum { M_DROP, M_INLINE, M_TRIPS, M_MM, M_VEC, M_TENSOR, M_GLOBAL, M_KINDS };
 
 /* Drop statement idx (in list order), or inline it: a loop with its variable fixed to the first
  * value, an if by its then branch, a manual scope by its regions; a region loses its deps. */
@@ -91,7 +103,7 @@ static bool mutate_stmt(PfProgram *p, int kind, int idx) {
         if (idx >= *ls[li].n) { idx -= *ls[li].n; continue; }
         PfStmt *s = &p->st[ls[li].items[idx]];
         if (kind == M_DROP) return splice(ls[li], idx, NULL, 0);
-        if (s->kind == PF_S_MM) return false;
+        if (s->kind == PF_S_MM || s->kind == PF_S_VEC) return false;
         if (s->kind == PF_S_FOR) {
             int v = s->var;
             if (!subst_var(p, v, p->v[v].start)) return false;
@@ -153,6 +165,70 @@ static bool mutate_mm(PfProgram *p, int idx) {
     }
 }
 
+/* Node k of a vector block removed: its uses (and stores) take its first operand instead, when that
+ * has the same shape and dtype; later nodes renumbered. */
+static bool vec_remove_node(PfVec *v, int k) {
+    const PfVNode *n = &v->n[k];
+    int repl = n->a;
+    bool used = false;
+    for (int i = k + 1; i < v->nn; i++) used |= v->n[i].a == k || v->n[i].b == k;
+    for (int i = 0; i < v->ns; i++) used |= v->s[i].node == k;
+    if (used && (repl < 0 || v->n[repl].shape != n->shape || v->n[repl].dt != n->dt)) return false;
+    for (int i = k + 1; i < v->nn; i++) {
+        if (v->n[i].a == k) v->n[i].a = (int8_t)repl;
+        if (v->n[i].b == k) v->n[i].b = (int8_t)repl;
+    }
+    for (int i = 0; i < v->ns; i++) if (v->s[i].node == k) v->s[i].node = (int8_t)repl;
+    memmove(&v->n[k], &v->n[k + 1], sizeof v->n[0] * (size_t)(v->nn - k - 1));
+    v->nn--;
+    for (int i = k; i < v->nn; i++) {
+        if (v->n[i].a > k) v->n[i].a--;
+        if (v->n[i].b > k) v->n[i].b--;
+    }
+    for (int i = 0; i < v->ns; i++) if (v->s[i].node > k) v->s[i].node--;
+    return true;
+}
+
+/* Shrinking a vector block: remove a node, drop a store, constant offsets, halve R / C, the tile
+ * level, no partial loads, constant scalars, plain spellings, default cast modes. */
+static bool mutate_vec(PfProgram *p, int idx) {
+    int b = idx / 40, sub = idx % 40;
+    if (b >= p->nvec) return false;
+    PfVec *v = &p->vec[b];
+    bool changed = false;
+    if (sub < PF_MAX_VNODES) return sub < v->nn && vec_remove_node(v, sub);
+    sub -= PF_MAX_VNODES;
+    switch (sub) {
+    case 0: case 1: case 2:
+        if (sub >= v->ns || v->ns < 2) return false;
+        memmove(&v->s[sub], &v->s[sub + 1], sizeof v->s[0] * (size_t)(v->ns - sub - 1));
+        v->ns--;
+        return true;
+    case 3: case 4: case 5: {
+        if (sub - 3 >= v->ns) return false;
+        PfVStore *st = &v->s[sub - 3];
+        if (st->r.var < 0 && st->c.var < 0 && !st->r.konst && !st->c.konst) return false;
+        st->r = st->c = (PfOff){ -1, 0, 0 };
+        return true;
+    }
+    case 6: if (v->R <= 1) return false; v->R = v->R > 16 ? v->R / 2 / 8 * 8 : v->R / 2; return true;
+    case 7: if (v->C < 64 || v->C % 64) return false; v->C /= 2; return true;
+    case 8: if (!v->tensor_level) return false; v->tensor_level = false; return true;
+    case 9: case 10: case 11: case 12: case 13:
+        for (int k = 0; k < v->nn; k++) {
+            PfVNode *n = &v->n[k];
+            if (sub == 9 && (n->vr || n->vc)) n->vr = n->vc = 0, changed = true;
+            if (sub == 10 && n->kvar >= 0) n->kvar = -1, changed = true;
+            if (sub == 11 && n->form) n->form = 0, changed = true;
+            if (sub == 12 && n->op == PF_V_CAST && n->mode >= 0) n->mode = -1, changed = true;
+            if (sub == 13 && n->op == PF_V_LOAD && (n->r.var >= 0 || n->c.var >= 0 || n->r.konst || n->c.konst))
+                n->r = n->c = (PfOff){ -1, 0, 0 }, changed = true;
+        }
+        return changed;
+    default: return false;
+    }
+}
+
 static bool mutate_tensor(PfProgram *p, int idx) {
     int t = idx / 3;
     if (t >= p->ntensors) return false;
@@ -194,6 +270,7 @@ static bool mutate(PfProgram *p, int kind, int idx) {
     case M_DROP: case M_INLINE: return mutate_stmt(p, kind, idx);
     case M_TRIPS: return mutate_trips(p, idx);
     case M_MM: return mutate_mm(p, idx);
+    case M_VEC: return mutate_vec(p, idx);
     case M_TENSOR: return mutate_tensor(p, idx);
     default: return mutate_global(p, idx);
     }
