@@ -9,8 +9,9 @@
 /* Bridge loads already emitted at the top level of a kernel, reused by later matmuls that read the
  * same window of the same read-only (In) tensor. */
 typedef struct { Var *src; int64_t off[2], dims[2]; Var *tile; } Loaded;
-/* Vec loads of tensors read by vector ops: one per tensor variable (parameter or slice). */
-typedef struct { Var *tensor; Var *tile; } VecLoaded;
+/* Vec loads of tensors read by vector ops: one per tensor variable (read-only parameter: at entry,
+ * list NULL; slice: where first used, reused by later uses in that same statement list). */
+typedef struct { Var *tensor; Var *tile; StmtList *list; } VecLoaded;
 typedef struct {
     PassCtx *ctx; Function *f;
     StmtList *list; int *at;            /* the statement being converted: list->items[*at] */

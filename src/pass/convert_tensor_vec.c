@@ -2,17 +2,21 @@
  * Requires: SSAForm; called per tensor.X (OPF_VEC) statement of an InCore function, in order.
  * Produces: `x = tile.X(...)` on Vec tiles. A tensor operand is loaded into Vec: a read-only (In)
  *   parameter whole, once, at the function's entry; a tensor.slice window right before its first
- *   vector use (its offsets may depend on a loop variable); a tensor the kernel writes right before
- *   each use (after the writes that precede it). Row reductions get
+ *   vector use (its offsets may depend on a loop variable), reused by later uses in the same
+ *   statement list (which it dominates); a tensor the kernel writes right before each use (after
+ *   the writes that precede it). Row reductions get
  *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128). Results
  *   are tiles: a later assemble stores them, a returned one gets an exit store (the pass driver). */
 #include "pass/convert_tensor_to_tile.h"
 
 #include <string.h>
 
+/* A load that dominates the statement being converted: at entry, or earlier in the same list. */
 static Var *cached_load(Conv *cv, Var *tensor) {
-    for (int i = 0; i < cv->vec_loads->len; i++)
-        if (cv->vec_loads->data[i].tensor == tensor) return cv->vec_loads->data[i].tile;
+    for (int i = 0; i < cv->vec_loads->len; i++) {
+        const VecLoaded *l = &cv->vec_loads->data[i];
+        if (l->tensor == tensor && (!l->list || l->list == cv->list)) return l->tile;
+    }
     return NULL;
 }
 
@@ -69,8 +73,8 @@ static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
         t->span = sp;
         vec_push(cv->entry_loads, as);                          /* inserted at the top by the driver */
     }
-    if (d && pass_is_op(d->assign.value, OP_TENSOR_SLICE) && !cv->top) return ir_ref(t);   /* a loop's window: per iteration */
-    VecLoaded vl = { x->var, t };
+    bool slice = d && pass_is_op(d->assign.value, OP_TENSOR_SLICE);
+    VecLoaded vl = { x->var, t, slice ? cv->list : NULL };   /* a slice's window: reused in its list only */
     vec_push(cv->vec_loads, vl);
     return ir_ref(t);
 }
