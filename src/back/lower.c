@@ -147,7 +147,8 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     Expr **a = c->call.args;
     MirInst *i;
     switch (c->call.op) {
-    case OP_TILE_ALLOC: case OP_TILE_CREATE: case OP_TILE_SET_VALIDSHAPE: case OP_TILE_RESHAPE: return;   /* views */
+    case OP_TILE_ALLOC: case OP_TILE_CREATE: case OP_TILE_SET_VALIDSHAPE: case OP_TILE_RESHAPE: case OP_TILE_TRANSPOSE_VIEW:
+        return;   /* views: the same buffer seen with another shape / layout */
     case OP_TILE_LOAD:
         i = inst(l, b, MI_TLOAD, buf_of(l, ir_ref(v), sp), -1, sp);
         i->param = param_of(l, a[0], sp);

@@ -56,5 +56,7 @@ static inline double vec_min(double a, double b) { return b < a ? b : a; }
 bool interp_vec_fill_reduce(VecArgs *a, InterpValue *out);
 /* cmp, cmps and sel (interp_vec_cmp.c). */
 bool interp_vec_cmp(VecArgs *a, InterpValue *out);
+/* transpose, transpose_view and concat (interp_vec_move.c). */
+bool interp_vec_move(VecArgs *a, InterpValue *out);
 
 #endif

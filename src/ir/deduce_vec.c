@@ -36,6 +36,9 @@ VecKind ir_vec_kind(OpId op) {
     if (name_is(n, "cmp")) return VK_CMP;
     if (name_is(n, "cmps")) return VK_CMPS;
     if (name_is(n, "sel")) return VK_SEL;
+    if (name_is(n, "transpose")) return VK_TRANSPOSE;
+    if (name_is(n, "transpose_view")) return VK_TRANSPOSE_VIEW;
+    if (name_is(n, "concat")) return VK_CONCAT;
     if (name_has_prefix(n, "row_expand")) return VK_ROW_EXPAND;
     if (name_has_prefix(n, "col_expand")) return VK_COL_EXPAND;
     if (name_has_prefix(n, "row_")) return VK_ROW_REDUCE;
@@ -335,6 +338,61 @@ static bool deduce_sel(IrCtx *c, Expr *call) {
     return true;
 }
 
+/* transpose(x, 0, 1) / (1, 0): [C, R] with the valid box swapped. transpose_view(t): the same bytes
+ * read transposed: dims and valid box swapped, blayout flipped (ND <-> DN), no copy. */
+static bool deduce_transpose(IrCtx *c, Expr *call, bool view) {
+    Expr *x = call->call.args[0];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    int64_t a1, a2;
+    if (!view && (!ir_is_const_int(call->call.args[1], &a1) || !ir_is_const_int(call->call.args[2], &a2) ||
+                  !((a1 == 0 && a2 == 1) || (a1 == 1 && a2 == 0) || (a1 == -2 && a2 == -1) || (a1 == -1 && a2 == -2))))
+        return fail(c, call, "%s: a 2-D transpose swaps axes 0 and 1 (got other axes)", op_name(call));
+    if (!view && call->call.nargs == 4 && (!operand_ok(c, call, call->call.args[3], "scratch tile") ||
+                                           !same_dtype(c, call, x, call->call.args[3])))
+        return false;
+    int64_t d[2] = { ir_type_dim(x->type, 1), ir_type_dim(x->type, 0) };
+    if (form_kind(call) == TY_TENSOR) {
+        call->type = ir_tensor_type(c, x->type->dtype, 2, d);
+        return true;
+    }
+    call->type = ir_tile_type(c, x->type->dtype, 2, d, x->type->space == MS_NONE ? MS_VEC : x->type->space);
+    TileView xv = ir_effective_view(x->type), v = ir_implicit_view(call->type);
+    if (view) {
+        if (xv.slayout != TL_NONE_BOX)
+            return fail(c, call, "%s: %s is not an ND / DN tile (fractal layouts are not viewed transposed by ptoc yet)",
+                        op_name(call), describe(c, x));
+        v.blayout = xv.blayout == TL_ROW_MAJOR ? TL_COL_MAJOR : TL_ROW_MAJOR;
+    } else v.blayout = TL_ROW_MAJOR;
+    if (xv.nvalid == 2) {
+        v.nvalid = 2;
+        v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
+        v.valid_shape[0] = xv.valid_shape[1];
+        v.valid_shape[1] = xv.valid_shape[0];
+    }
+    ir_deduce_set_view(c, call->type, v);
+    return true;
+}
+
+/* concat(a, b): the columns of a then of b; same dtype and rows, both wholly valid. */
+static bool deduce_concat(IrCtx *c, Expr *call) {
+    Expr *a = call->call.args[0], *b = call->call.args[1];
+    if (!operand_ok(c, call, a, "first operand") || !operand_ok(c, call, b, "second operand") || !same_dtype(c, call, a, b))
+        return false;
+    if (ir_type_dim(a->type, 0) != ir_type_dim(b->type, 0))
+        return fail(c, call, "%s: the operands have different row counts: %s and %s", op_name(call), describe(c, a), describe(c, b));
+    int64_t d[2] = { ir_type_dim(a->type, 0), ir_type_dim(a->type, 1) + ir_type_dim(b->type, 1) };
+    for (int i = 0; i < 2 && form_kind(call) == TY_TILE; i++) {
+        const Expr *x = call->call.args[i];
+        if (!same_const(valid_dim(x->type, 0), x->type->shape[0]) || !same_const(valid_dim(x->type, 1), x->type->shape[1]))
+            return fail(c, call, "%s: %s is partly valid; concat takes wholly valid tiles (fillpad it first)", op_name(call),
+                        describe(c, x));
+    }
+    if (!ir_deduce_shape_ok(c, call, d, 2, a->type->dtype)) return false;
+    call->type = form_kind(call) == TY_TENSOR ? ir_tensor_type(c, a->type->dtype, 2, d)
+                                              : ir_tile_type(c, a->type->dtype, 2, d, MS_VEC);
+    return true;
+}
+
 int ir_vec_cmp_type(const Expr *call) {
     const AttrVal *v = ir_attr_get(&call->call.kwargs, "cmp_type");
     if (!v) return 0;
@@ -365,6 +423,9 @@ bool ir_deduce_vec(IrCtx *c, Expr *call) {
     case VK_CMP: return deduce_cmp(c, call, false);
     case VK_CMPS: return deduce_cmp(c, call, true);
     case VK_SEL: return deduce_sel(c, call);
+    case VK_TRANSPOSE: return deduce_transpose(c, call, false);
+    case VK_TRANSPOSE_VIEW: return deduce_transpose(c, call, true);
+    case VK_CONCAT: return deduce_concat(c, call);
     case VK_NONE: break;
     }
     return fail(c, call, "internal: %s is not a vector op", op_name(call));

@@ -87,6 +87,8 @@ static const VecCost vec_cost[VOP_COUNT] = {
     /* no vcmp intrinsic in the spec's table: costed as vsel (head 13, 2 per repeat) over the source */
     [VOP_CMP] = { VC_REPEAT, 13, 2, false },   [VOP_CMPS] = { VC_REPEAT, 13, 2, false },    /* vcmp vcmps */
     [VOP_SEL] = { VC_REPEAT, 13, 2, false },                                               /* vsel */
+    /* data movement, no intrinsic in the spec's table: costed as vcopy over dst (transpose 2 per repeat) */
+    [VOP_TRANS] = { VC_REPEAT, 11, 2, false }, [VOP_CONCAT] = { VC_REPEAT, 11, 1, false },
 };
 
 /* Over a [vr, vc] region of b-byte elements: repeats = vr * ceil(vc * b / 256). Reductions are

@@ -143,6 +143,9 @@ void sim_vrow_unary_f32(MirVecOp op, uint8_t *d, const uint8_t *a, int64_t n);
 /* vec_cmp.c: compare (packed masks) and select */
 bool sim_vop_check_cmp(SimRun *s, const MirInst *i);
 bool sim_exec_vop_cmp(SimRun *s, const SimDyn *d);
+/* vec_move.c: transpose and concat */
+bool sim_vop_check_move(SimRun *s, const MirInst *i);
+bool sim_exec_vop_move(SimRun *s, const SimDyn *d);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */

@@ -916,6 +916,23 @@ def gen_cmp_sel():
          ["y[:] = pl.sel(pl.cmp(a, b, cmp_type=4), a, pl.mul(b, 0.5))"])
 
 
+def gen_moves():
+    """transpose (a copy; tile form with its scratch tile), transpose_view (the same bytes read
+    transposed, tile level only) and concat, in FP32 / FP16 / INT32."""
+    for dt, s in (("FP32", (16, 64)), ("FP16", (32, 64)), ("INT32", (8, 64))):
+        x = rand_vals(dt, s, FP_EXP[dt] if dt in FLOATS else None)
+        ts = (s[1], s[0])
+        tmp = f"pl.create_tile([{ts[0]}, {ts[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)"
+        Case(f"transpose_{dt.lower()}", [("x", dt, s, x)], [("y", dt, ts, x.T.copy())],
+             [f"pl.store(pl.tile.transpose(tx, 0, 1, {tmp}), [0, 0], y)"], ["y[:] = pl.transpose(x, 0, 1)"])
+        Case(f"transpose_view_{dt.lower()}", [("x", dt, s, x)], [("y", dt, ts, x.T.copy())],
+             ["pl.store(pl.tile.transpose_view(tx), [0, 0], y)"], None)
+        b = rand_vals(dt, (s[0], 32), FP_EXP[dt] if dt in FLOATS else None)
+        Case(f"concat_{dt.lower()}", [("a", dt, s, x), ("b", dt, (s[0], 32), b)],
+             [("y", dt, (s[0], s[1] + 32), np.concatenate([x, b], axis=1))],
+             ["pl.store(pl.concat(ta, tb), [0, 0], y)"], ["y[:] = pl.concat(a, b)"])
+
+
 def gen_ragged():
     """Tile level with a valid shape smaller than the tile: only the valid region is computed and
     stored; the rest of the Out tensor keeps its initial zeros."""
@@ -1096,6 +1113,7 @@ def main():
     gen_errors()
     gen_examples()
     gen_cmp_sel()
+    gen_moves()
     write_all()
     write_examples()
     nprog = sum((c.tile_body is not None) + (c.tensor_body is not None) for c in CASES)
