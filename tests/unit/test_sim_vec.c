@@ -684,7 +684,9 @@ TEST(test_fast_path_matches_general) {
     uint32_t seed = 7;
     for (int op = 0; op < VOP_COUNT; op++) {
         MirVecKind vk = mir_vop_kind((MirVecOp)op);
-        if (vk == MVK_CAST || vk == MVK_FILLPAD || vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE) continue;
+        if (vk == MVK_CAST || vk == MVK_FILLPAD || vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE || vk == MVK_CMP ||
+            vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_TRANS || vk == MVK_CONCAT)
+            continue;   /* not element-wise FP32: no fast path (test_cmp_sel_move) */
         MirVecFn fn = mir_vop_fn((MirVecOp)op);
         VT t;
         vt_init(&t);
@@ -718,6 +720,67 @@ TEST(test_fast_path_matches_general) {
         CHECK_MSG(diff == 0, "%s: %d elements differ between the fast and the general path", mir_vop_pto((MirVecOp)op), diff);
         vt_free(&t);
     }
+}
+
+/* Compare (packed masks), select, transpose and concat with hand-computed values: a [2, 10] FP32
+ * pair (NaN and equal elements), mask bytes LSB first, bits past the valid columns 0. */
+TEST(test_cmp_sel_move) {
+    static const double av[2][10] = { { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, { NAN, -1, 0, 0, 5, 5, 5, 5, 5, -0.0 } };
+    static const double bv[2][10] = { { 1, 3, 2, 4, 9, 0, 7, 8, 1, 11 }, { 0, -1, 1, -1, 5, 6, 4, 5, NAN, 0.0 } };
+    /* a < b: row 0 cols 1, 4, 9 -> byte0 = 0b00010010 = 18, byte1 = 0b10 = 2; row 1: NaN false; cols 2, 5
+     * -> byte0 = 0b00100100 = 36, byte1 = 0 (col 9: -0 < 0 false). ne: row 0 cols 1 2 4 5 8 9 -> 0x36 = 54,
+     * 3; row 1: cols 0 (NaN) 2 3 5 6 8 (NaN) -> 0b01101101 = 109, byte1 = 1 (col 8) */
+    static const struct { int mode; uint8_t want[2][2]; } cases[] = {
+        { MCMP_LT, { { 18, 2 }, { 36, 0 } } }, { MCMP_NE, { { 54, 3 }, { 109, 1 } } },
+        { MCMP_EQ, { { 0xC9, 0 }, { 0x92, 2 } } },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        VT t;
+        vt_init(&t);
+        int a = vb(&t, "a", 0, DT_FP32, 2, 16, 2, 10, false), b = vb(&t, "b", 1024, DT_FP32, 2, 16, 2, 10, false);
+        int m = vb(&t, "m", 2048, DT_UINT8, 2, 32, 2, 2, false);
+        vop(&t, VOP_CMP, m, a, b)->mode = cases[k].mode;
+        for (int r = 0; r < 2; r++)
+            for (int c = 0; c < 10; c++) { put(&t, a, r, c, av[r][c]); put(&t, b, r, c, bv[r][c]); }
+        CHECK_MSG(vt_run(&t), "tcmp: %s", t.err);
+        for (int r = 0; r < 2; r++)
+            for (int w = 0; w < 2; w++) CHECK_EQ_INT((int64_t)get(&t, m, r, w), cases[k].want[r][w]);
+        vt_free(&t);
+    }
+    /* sel with the mask bytes 0b101 / 0b10: row 0 takes x at cols 0, 2; row 1 at col 1 */
+    VT t;
+    vt_init(&t);
+    int msk = vb(&t, "m", 0, DT_UINT8, 2, 32, 2, 1, false);
+    int x = vb(&t, "x", 1024, DT_INT16, 2, 16, 2, 3, false), y = vb(&t, "y", 2048, DT_INT16, 2, 16, 2, 3, false);
+    int d = vb(&t, "d", 3072, DT_INT16, 2, 16, 2, 3, false);
+    MirInst *i = vop(&t, VOP_SEL, d, msk, x);
+    i->src2 = y;
+    put(&t, msk, 0, 0, 5);
+    put(&t, msk, 1, 0, 2);
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 3; c++) { put(&t, x, r, c, 10 * r + c); put(&t, y, r, c, -1 - c); }
+    CHECK_MSG(vt_run(&t), "tsel: %s", t.err);
+    static const double want_sel[2][3] = { { 0, -2, 2 }, { -1, 11, -3 } };
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 3; c++) CHECK(get(&t, d, r, c) == want_sel[r][c]);
+    vt_free(&t);
+    /* transpose [2, 3] -> [3, 2] and concat [2, 3] | [2, 2] -> [2, 5], INT32 */
+    vt_init(&t);
+    int s0 = vb(&t, "s", 0, DT_INT32, 2, 8, 2, 3, false), tr = vb(&t, "t", 1024, DT_INT32, 3, 8, 3, 2, false);
+    int s1 = vb(&t, "u", 2048, DT_INT32, 2, 8, 2, 2, false), cc = vb(&t, "c", 3072, DT_INT32, 2, 8, 2, 5, false);
+    vop(&t, VOP_TRANS, tr, s0, -1);
+    vop(&t, VOP_CONCAT, cc, s0, s1);
+    for (int r = 0; r < 2; r++) {
+        for (int c = 0; c < 3; c++) put(&t, s0, r, c, 10 * r + c);
+        for (int c = 0; c < 2; c++) put(&t, s1, r, c, 100 + 10 * r + c);
+    }
+    CHECK_MSG(vt_run(&t), "ttrans / tconcat: %s", t.err);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 2; c++) CHECK(get(&t, tr, r, c) == 10 * c + r);
+    static const double want_cat[2][5] = { { 0, 1, 2, 100, 101 }, { 10, 11, 12, 110, 111 } };
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 5; c++) CHECK(get(&t, cc, r, c) == want_cat[r][c]);
+    vt_free(&t);
 }
 
 /* ---------------------------------------------------------------- errors */
@@ -986,6 +1049,7 @@ int main(void) {
     RUN(test_scalar_ops);
     RUN(test_unary_ops);
     RUN(test_table_coverage);
+    RUN(test_cmp_sel_move);
     RUN(test_cast_modes);
     RUN(test_cast_layout);
     RUN(test_fill);
