@@ -29,6 +29,7 @@ typedef struct {
     Base *bases; int nbases;
     int counter;
     VEC(Var *) noalias;            /* pairs of bases that may not share (not in-place safe): 2 entries each */
+    int *bad_off, *bad_idx;        /* the same pairs per base (CSR by base index): forbidden() is a short scan */
 } Reuse;
 
 static Base *base_of(Reuse *r, const Var *b) {
@@ -130,11 +131,34 @@ static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
     }
 }
 
+/* Builds the per-base lists of the not-in-place pairs (both directions). */
+static void build_forbidden(Reuse *r) {
+    int n = r->nbases, np = r->noalias.len / 2;
+    r->bad_off = calloc((size_t)n + 2, sizeof(int));
+    r->bad_idx = calloc((size_t)(2 * np) + 1, sizeof(int));
+    int *pair = malloc(sizeof(int) * (size_t)(2 * np + 1)), *fill = calloc((size_t)n + 1, sizeof(int));
+    PTOC_ASSERT(r->bad_off && r->bad_idx && pair && fill, "out of memory");
+    for (int i = 0; i < 2 * np; i++) {
+        Base *b = base_of(r, r->noalias.data[i]);
+        pair[i] = b ? (int)(b - r->bases) : -1;
+    }
+    for (int i = 0; i < np; i++)
+        if (pair[2 * i] >= 0 && pair[2 * i + 1] >= 0) { r->bad_off[pair[2 * i] + 1]++; r->bad_off[pair[2 * i + 1] + 1]++; }
+    for (int i = 0; i < n; i++) r->bad_off[i + 1] += r->bad_off[i];
+    for (int i = 0; i < np; i++) {
+        int x = pair[2 * i], y = pair[2 * i + 1];
+        if (x < 0 || y < 0) continue;
+        r->bad_idx[r->bad_off[x] + fill[x]++] = y;
+        r->bad_idx[r->bad_off[y] + fill[y]++] = x;
+    }
+    free(pair);
+    free(fill);
+}
+
 static bool forbidden(Reuse *r, const Base *a, const Base *b) {
-    for (int i = 0; i + 1 < r->noalias.len; i += 2)
-        if ((r->noalias.data[i] == a->base && r->noalias.data[i + 1] == b->base) ||
-            (r->noalias.data[i] == b->base && r->noalias.data[i + 1] == a->base))
-            return true;
+    int ia = (int)(a - r->bases), ib = (int)(b - r->bases);
+    for (int k = r->bad_off[ia]; k < r->bad_off[ia + 1]; k++)
+        if (r->bad_idx[k] == ib) return true;
     return false;
 }
 
@@ -247,7 +271,7 @@ static void apply_list(Reuse *r, StmtList *l) {
 }
 
 static void reuse_function(PassCtx *ctx, Function *f) {
-    Reuse r = { ctx, f, NULL, 0, 0, {0} };
+    Reuse r = { ctx, f, NULL, 0, 0, {0}, NULL, NULL };
     r.bases = calloc((size_t)f->body.len + 1, sizeof(Base));
     for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
@@ -258,6 +282,7 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, -1, s };
     }
     lifetimes(&r, &f->body, -1, -1);
+    build_forbidden(&r);
     int ng = 0;
     for (int i = 0; i < r.nbases; i++)
         if (r.bases[i].group >= ng) ng = r.bases[i].group + 1;
@@ -281,6 +306,8 @@ static void reuse_function(PassCtx *ctx, Function *f) {
     }
     free(fg);
     vec_free(&r.noalias);
+    free(r.bad_off);
+    free(r.bad_idx);
     free(r.bases);
 }
 
