@@ -18,7 +18,7 @@ static const struct { const char *name; MirVecOp vop; } vop_of_name[] = {
     { "row_expand_max", VOP_ROWEXPANDMAX }, { "row_expand_min", VOP_ROWEXPANDMIN }, { "col_expand", VOP_COLEXPAND },
     { "col_expand_add", VOP_COLEXPANDADD }, { "col_expand_sub", VOP_COLEXPANDSUB }, { "col_expand_mul", VOP_COLEXPANDMUL },
     { "col_expand_div", VOP_COLEXPANDDIV }, { "col_expand_max", VOP_COLEXPANDMAX }, { "col_expand_min", VOP_COLEXPANDMIN },
-    { "cmp", VOP_CMP }, { "cmps", VOP_CMPS }, { "sel", VOP_SEL }, { "transpose", VOP_TRANS }, { "concat", VOP_CONCAT },
+    { "cmp", VOP_CMP }, { "cmps", VOP_CMPS }, { "sel", VOP_SEL }, { "sels", VOP_SELS }, { "transpose", VOP_TRANS }, { "concat", VOP_CONCAT },
 };
 
 static bool vop_for(OpId op, MirVecOp *out) {
@@ -85,6 +85,11 @@ void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         break;
     case VK_SEL:
         i->src0 = lower_buf(l, a[0], sp); i->src1 = lower_buf(l, a[1], sp); i->src2 = lower_buf(l, a[2], sp);
+        break;
+    case VK_SELS:
+        i->src0 = lower_buf(l, a[0], sp);
+        i->src1 = lower_buf(l, a[1], sp);
+        if (i->src1 >= 0) scalar_operand(l, i, a[c->call.nargs - 1], l->k->bufs[i->src1].dtype, sp);
         break;
     case VK_TRANSPOSE: i->src0 = lower_buf(l, a[0], sp); break;
     case VK_CONCAT: i->src0 = lower_buf(l, a[0], sp); i->src1 = lower_buf(l, a[1], sp); break;

@@ -309,7 +309,7 @@ static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     MirVecKind vk = mir_vop_kind(i->vop);
     const MirBuf *d = &p->k->bufs[i->dst];
     StrBuf sc = { 0 };
-    bool has_scalar = vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS;
+    bool has_scalar = vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS || vk == MVK_SELS;
     DType sdt = vk == MVK_CMPS ? p->k->bufs[i->src0].dtype : d->dtype;   /* cmps compares in its source's type */
     if (has_scalar) {
         const char *et = dtype_pto(sdt);

@@ -213,6 +213,12 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
         return call->call.nargs != 2 || promote_operands(p, call, 0, 1);
     case VK_SEL:
         return call->call.nargs < 3 || promote_operands(p, call, 1, 2);
+    case VK_SELS: {
+        int last = call->call.nargs - 1;
+        if (call->call.nargs >= 3 && is_shaped(call->call.args[1]) && is_scalar(call->call.args[last]))
+            call->call.args[last] = retype_literal(p, call->call.args[last], call->call.args[1]->type->dtype);
+        return true;
+    }
     case VK_SCALAR:
         if (call->call.nargs == 2 && is_shaped(call->call.args[0]) && is_scalar(call->call.args[1]))
             call->call.args[1] = retype_literal(p, call->call.args[1], call->call.args[0]->type->dtype);

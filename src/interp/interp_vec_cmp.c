@@ -4,8 +4,8 @@
  * ceil(C / 8) rounded up to 32 bytes): bit c % 8 of byte c / 8 of row r is the predicate of column c,
  * for the valid columns; other bits are 0; the valid box is [vR, ceil(vC / 8)]. Comparisons follow
  * C on doubles (every comparison with a NaN is false except ne). sel(mask, a, b) reads bit (r, c)
- * of the mask row by row and takes a's element where it is set, b's where not; the result has a's
- * shape and valid box. */
+ * of the mask row by row and takes a's element where it is set, b's where not (sels: the scalar,
+ * converted to a's element type); the result has a's shape and valid box. */
 #include "interp/interp_vec.h"
 
 static bool holds(int mode, double x, double y) {
@@ -42,11 +42,12 @@ static bool op_cmp(VecArgs *a, bool scalar, InterpValue *out) {
     return true;
 }
 
-static bool op_sel(VecArgs *a, InterpValue *out) {
+static bool op_sel(VecArgs *a, bool scalar, InterpValue *out) {
     InterpArray *m, *x, *y, *res;
-    if (!vec_arg_array(a, 0, "the mask", &m) || !vec_arg_array(a, 1, "the second operand", &x) ||
-        !vec_arg_array(a, 2, "the third operand", &y))
-        return false;
+    double s = 0;
+    if (!vec_arg_array(a, 0, "the mask", &m) || !vec_arg_array(a, 1, "the second operand", &x)) return false;
+    if (scalar ? !vec_arg_scalar(a, a->n - 1, x->dtype, &s) : !vec_arg_array(a, 2, "the third operand", &y)) return false;
+    if (scalar) y = x;                                   /* shapes only: the scalar replaces its elements */
     if (x->rank != 2 || y->rank != 2 || m->rank != 2 || x->shape[0] != y->shape[0] || x->shape[1] != y->shape[1] ||
         m->shape[0] < x->valid[0] || m->shape[1] * 8 < x->valid[1])
         return interp_fail(a->c, a->call->span, "%s: the operands do not match the mask", vec_name(a));
@@ -56,7 +57,7 @@ static bool op_sel(VecArgs *a, InterpValue *out) {
     for (int64_t r = 0; r < x->valid[0]; r++)
         for (int64_t c = 0; c < x->valid[1]; c++) {
             unsigned byte = (unsigned)m->data[r * MW + c / 8];
-            res->data[r * C + c] = ((byte >> (c % 8)) & 1u) ? x->data[r * C + c] : y->data[r * C + c];
+            res->data[r * C + c] = ((byte >> (c % 8)) & 1u) ? x->data[r * C + c] : scalar ? s : y->data[r * C + c];
         }
     res->valid[0] = x->valid[0];
     res->valid[1] = x->valid[1];
@@ -68,7 +69,8 @@ bool interp_vec_cmp(VecArgs *a, InterpValue *out) {
     switch (ir_vec_kind(a->call->call.op)) {
     case VK_CMP: return op_cmp(a, false, out);
     case VK_CMPS: return op_cmp(a, true, out);
-    case VK_SEL: return op_sel(a, out);
+    case VK_SEL: return op_sel(a, false, out);
+    case VK_SELS: return op_sel(a, true, out);
     default: return interp_fail(a->c, a->call->span, "internal: %s is not a compare or select", vec_name(a));
     }
 }

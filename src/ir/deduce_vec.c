@@ -36,6 +36,7 @@ VecKind ir_vec_kind(OpId op) {
     if (name_is(n, "cmp")) return VK_CMP;
     if (name_is(n, "cmps")) return VK_CMPS;
     if (name_is(n, "sel")) return VK_SEL;
+    if (name_is(n, "sels")) return VK_SELS;
     if (name_is(n, "transpose")) return VK_TRANSPOSE;
     if (name_is(n, "transpose_view")) return VK_TRANSPOSE_VIEW;
     if (name_is(n, "concat")) return VK_CONCAT;
@@ -323,12 +324,15 @@ static bool deduce_cmp(IrCtx *c, Expr *call, bool scalar) {
     return true;
 }
 
-/* sel(mask, a, b): the mask a packed UINT8 mask covering a's valid rows and ceil(vC / 8) bytes. */
+/* sel(mask, a, b) / sels(mask, a[, tmp], s): the mask a packed UINT8 mask covering a's valid rows
+ * and ceil(vC / 8) bytes. */
 static bool deduce_sel(IrCtx *c, Expr *call) {
-    Expr *m = call->call.args[0], *a = call->call.args[1], *b = call->call.args[2];
-    if (!operand_ok(c, call, m, "mask") || !operand_ok(c, call, a, "second operand") || !operand_ok(c, call, b, "third operand"))
+    bool sels = ir_vec_kind(call->call.op) == VK_SELS;
+    Expr *m = call->call.args[0], *a = call->call.args[1], *b = call->call.args[call->call.nargs - 1];
+    if (!operand_ok(c, call, m, "mask") || !operand_ok(c, call, a, "second operand")) return false;
+    if (sels ? !scalar_operand(c, call, b)
+             : (!operand_ok(c, call, b, "third operand") || !same_dtype(c, call, a, b) || !same_shape(c, call, a, b)))
         return false;
-    if (!same_dtype(c, call, a, b) || !same_shape(c, call, a, b)) return false;
     int64_t need = (ir_type_dim(a->type, 1) + 7) / 8;
     if (m->type->dtype != DT_UINT8 || ir_type_dim(m->type, 0) < ir_type_dim(a->type, 0) || ir_type_dim(m->type, 1) < need)
         return fail(c, call, "%s: the mask %s must be a UINT8 packed mask (pl.cmp's result) with at least %lld rows and %lld "
@@ -422,7 +426,7 @@ bool ir_deduce_vec(IrCtx *c, Expr *call) {
     case VK_RESHAPE: return deduce_reshape(c, call);
     case VK_CMP: return deduce_cmp(c, call, false);
     case VK_CMPS: return deduce_cmp(c, call, true);
-    case VK_SEL: return deduce_sel(c, call);
+    case VK_SEL: case VK_SELS: return deduce_sel(c, call);
     case VK_TRANSPOSE: return deduce_transpose(c, call, false);
     case VK_TRANSPOSE_VIEW: return deduce_transpose(c, call, true);
     case VK_CONCAT: return deduce_concat(c, call);

@@ -324,7 +324,7 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
     if (i->atomic_add) sb_puts(out, " atomic_add");
     if (i->op == MI_VOP) {
         MirVecKind vk = mir_vop_kind(i->vop);
-        if (vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS) {
+        if (vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS || vk == MVK_SELS) {
             sb_puts(out, " s=");
             if (i->scalar) mir_print_expr(k, i->scalar, out);
             else sb_printf(out, "%.17g", i->imm);

@@ -89,6 +89,7 @@ typedef enum {
     MVK_CMP,         /* dst (UINT8 packed mask) bit (r, c) = src0[r, c] cmp src1[r, c], mode = MirCmp */
     MVK_CMPS,        /* dst (UINT8 packed mask) bit (r, c) = src0[r, c] cmp s */
     MVK_SEL,         /* dst[r, c] = bit (r, c) of the mask src0 ? src1[r, c] : src2[r, c] */
+    MVK_SELS,        /* dst[r, c] = bit (r, c) of the mask src0 ? src1[r, c] : s */
     MVK_TRANS,       /* dst[c, r] = src0[r, c] over src0's valid region */
     MVK_CONCAT,      /* dst[r, c] = c < vC(src0) ? src0[r, c] : src1[r, c - vC(src0)] */
 } MirVecKind;
@@ -132,7 +133,7 @@ typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND
     X(COLEXPANDMAX, "tcolexpandmax", MVK_COL_EXPAND, MVF_MAX)                               \
     X(COLEXPANDMIN, "tcolexpandmin", MVK_COL_EXPAND, MVF_MIN)                               \
     X(CMP, "tcmp", MVK_CMP, MVF_NONE) X(CMPS, "tcmps", MVK_CMPS, MVF_NONE)                  \
-    X(SEL, "tsel", MVK_SEL, MVF_NONE)                                                       \
+    X(SEL, "tsel", MVK_SEL, MVF_NONE) X(SELS, "tsels", MVK_SELS, MVF_NONE)                  \
     X(TRANS, "ttrans", MVK_TRANS, MVF_NONE) X(CONCAT, "tconcat", MVK_CONCAT, MVF_NONE)
 
 typedef enum {

@@ -74,7 +74,7 @@ static bool output_may_not_alias(const Expr *c, int a) {
     if (fl & OPF_NOT_INPLACE_SAFE) return true;
     VecKind k = ir_vec_kind(c->call.op);
     return ((k == VK_ROW_EXPAND || k == VK_COL_EXPAND) && a == 1) || k == VK_CAST || k == VK_CMP || k == VK_CMPS ||
-           (k == VK_SEL && a == 0);
+           ((k == VK_SEL || k == VK_SELS) && a == 0);
 }
 
 /* Numbers statements; loop_end is the index of the end of the innermost enclosing loop for values

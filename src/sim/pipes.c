@@ -86,7 +86,7 @@ static const VecCost vec_cost[VOP_COUNT] = {
     [VOP_COLEXPANDMAX] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDMIN] = { VC_EXPAND, 0, 0, false },
     /* no vcmp intrinsic in the spec's table: costed as vsel (head 13, 2 per repeat) over the source */
     [VOP_CMP] = { VC_REPEAT, 13, 2, false },   [VOP_CMPS] = { VC_REPEAT, 13, 2, false },    /* vcmp vcmps */
-    [VOP_SEL] = { VC_REPEAT, 13, 2, false },                                               /* vsel */
+    [VOP_SEL] = { VC_REPEAT, 13, 2, false },   [VOP_SELS] = { VC_REPEAT, 13, 2, false },    /* vsel */
     /* data movement, no intrinsic in the spec's table: costed as vcopy over dst (transpose 2 per repeat) */
     [VOP_TRANS] = { VC_REPEAT, 11, 2, false }, [VOP_CONCAT] = { VC_REPEAT, 11, 1, false },
 };

@@ -101,7 +101,7 @@ static bool check_shapes(SimRun *s, const MirInst *i, MirVecKind vk, MirVecFn fn
         if (fn != MVF_ADD && outer > 0 && inner == 0) return vop_error(s, i, "max / min over an empty valid region");
         return true;
     }
-    case MVK_CMP: case MVK_CMPS: case MVK_SEL: case MVK_TRANS: case MVK_CONCAT: return true;   /* vec_cmp.c, vec_move.c */
+    case MVK_CMP: case MVK_CMPS: case MVK_SEL: case MVK_SELS: case MVK_TRANS: case MVK_CONCAT: return true;   /* vec_cmp.c, vec_move.c */
     case MVK_ROW_EXPAND: case MVK_COL_EXPAND: {
         bool row = vk == MVK_ROW_EXPAND;
         if (A && !same_valid(D, A)) return vop_error(s, i, "valid shapes of dst and src0 differ");
@@ -118,7 +118,7 @@ static bool check_shapes(SimRun *s, const MirInst *i, MirVecKind vk, MirVecFn fn
 bool sim_vop_check(SimRun *s, const MirInst *i) {
     if (i->vop < 0 || i->vop >= VOP_COUNT) return sim_hard_error(s, i, "unknown vector op %d", (int)i->vop);
     MirVecKind vk = mir_vop_kind(i->vop);
-    if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL) return sim_vop_check_cmp(s, i);   /* vec_cmp.c */
+    if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS) return sim_vop_check_cmp(s, i);   /* vec_cmp.c */
     if (vk == MVK_TRANS || vk == MVK_CONCAT) return sim_vop_check_move(s, i);              /* vec_move.c */
     MirVecFn fn = mir_vop_fn(i->vop);
     int ids[3] = { i->dst, i->src0, i->src1 };
@@ -378,7 +378,7 @@ static void exec_fillpad(const Vop *x) {
 bool sim_exec_vop(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
     MirVecKind vk = mir_vop_kind(i->vop);
-    if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL) return sim_exec_vop_cmp(s, d);
+    if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS) return sim_exec_vop_cmp(s, d);
     if (vk == MVK_TRANS || vk == MVK_CONCAT) return sim_exec_vop_move(s, d);
     Vop x = { .s = s, .i = i, .kind = mir_vop_kind(i->vop), .fn = mir_vop_fn(i->vop), .d = &s->views[i->dst] };
     if (uses_src0(x.kind, x.fn)) x.a = &s->views[i->src0];

@@ -20,16 +20,17 @@ static bool buf_ok(SimRun *s, int id) { return id >= 0 && id < s->k->nbufs && s-
 bool sim_vop_check_cmp(SimRun *s, const MirInst *i) {
     MirVecKind vk = mir_vop_kind(i->vop);
     const Kernel *k = s->k;
-    if (!buf_ok(s, i->dst) || !buf_ok(s, i->src0) || (vk == MVK_CMP && !buf_ok(s, i->src1)) ||
-        (vk == MVK_SEL && (!buf_ok(s, i->src1) || !buf_ok(s, i->src2))))
+    bool sel = vk == MVK_SEL || vk == MVK_SELS;
+    if (!buf_ok(s, i->dst) || !buf_ok(s, i->src0) || ((vk == MVK_CMP || sel) && !buf_ok(s, i->src1)) ||
+        (vk == MVK_SEL && !buf_ok(s, i->src2)))
         return cmp_error(s, i, "missing operand or an operand outside Vec");
     const MirBuf *D = &k->bufs[i->dst], *A = &k->bufs[i->src0];
-    if (vk == MVK_SEL) {
-        const MirBuf *X = &k->bufs[i->src1], *Y = &k->bufs[i->src2];
+    if (sel) {
+        const MirBuf *X = &k->bufs[i->src1], *Y = vk == MVK_SEL ? &k->bufs[i->src2] : X;
         if (X->dtype != D->dtype || Y->dtype != D->dtype) return cmp_error(s, i, "the selected operands and dst differ in dtype");
         if (X->valid_rows != D->valid_rows || X->valid_cols != D->valid_cols || Y->valid_rows != D->valid_rows ||
             Y->valid_cols != D->valid_cols)
-            return cmp_error(s, i, "valid shapes of dst, src1 and src2 differ");
+            return cmp_error(s, i, "valid shapes of dst and the selected operands differ");
         if (A->dtype != DT_UINT8 || A->rows < D->valid_rows || A->cols * 8 < D->valid_cols)
             return cmp_error(s, i, "the mask (src0) must be UINT8 covering dst's valid rows and columns (8 per byte)");
         return true;
@@ -78,20 +79,29 @@ static void exec_cmp(SimRun *s, const SimDyn *d, bool scalar) {
         }
 }
 
-static void exec_sel(SimRun *s, const SimDyn *d) {
+/* sel: src1 where the bit is set, src2 where not; sels: the scalar (converted to dst's element type
+ * as the other scalar forms are) where not. */
+static void exec_sel(SimRun *s, const SimDyn *d, bool scalar) {
     const MirInst *i = d->inst;
-    const SimView *D = &s->views[i->dst], *M = &s->views[i->src0], *X = &s->views[i->src1], *Y = &s->views[i->src2];
+    const SimView *D = &s->views[i->dst], *M = &s->views[i->src0], *X = &s->views[i->src1];
+    const SimView *Y = scalar ? NULL : &s->views[i->src2];
     int eb = D->eb;
+    uint8_t sv[8] = { 0 };
+    if (scalar) {
+        DType t = D->buf->dtype;
+        double v = i->scalar ? (double)d->off0 : i->imm;
+        sim_write_elem(t, sv, dtype_is_float(t) ? dtype_round_float(t, v) : dtype_convert(t, DT_INT64, v, DT_ROUND_TRUNC));
+    }
     for (int64_t r = 0; r < D->buf->valid_rows; r++)
         for (int64_t c = 0; c < D->buf->valid_cols; c++) {
             bool on = (*at(M, r, c / 8) >> (c % 8)) & 1u;
-            memmove((uint8_t *)at(D, r, c), at(on ? X : Y, r, c), (size_t)eb);
+            memmove((uint8_t *)at(D, r, c), on ? at(X, r, c) : scalar ? sv : at(Y, r, c), (size_t)eb);
         }
 }
 
 bool sim_exec_vop_cmp(SimRun *s, const SimDyn *d) {
     MirVecKind vk = mir_vop_kind(d->inst->vop);
-    if (vk == MVK_SEL) exec_sel(s, d);
+    if (vk == MVK_SEL || vk == MVK_SELS) exec_sel(s, d, vk == MVK_SELS);
     else exec_cmp(s, d, vk == MVK_CMPS);
     return true;
 }

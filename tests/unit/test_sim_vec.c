@@ -685,7 +685,7 @@ TEST(test_fast_path_matches_general) {
     for (int op = 0; op < VOP_COUNT; op++) {
         MirVecKind vk = mir_vop_kind((MirVecOp)op);
         if (vk == MVK_CAST || vk == MVK_FILLPAD || vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE || vk == MVK_CMP ||
-            vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_TRANS || vk == MVK_CONCAT)
+            vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS || vk == MVK_TRANS || vk == MVK_CONCAT)
             continue;   /* not element-wise FP32: no fast path (test_cmp_sel_move) */
         MirVecFn fn = mir_vop_fn((MirVecOp)op);
         VT t;

@@ -907,6 +907,10 @@ def gen_cmp_sel():
         on = np.unpackbits(bits.astype(np.uint8), axis=1, bitorder="little").astype(bool)
         Case(f"sel_{dt.lower()}", [("k", "UINT8", ms, bits), ("a", dt, s, a), ("b", dt, s, b)], [("y", dt, s, np.where(on, a, b))],
              ["pl.store(pl.sel(tk, ta, tb), [0, 0], y)"], ["y[:] = pl.sel(k, a, b)"])
+        sv = -3 if not fl else -0.5
+        tmp = f"pl.create_tile([{s[0]}, {s[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)"
+        Case(f"sels_{dt.lower()}", [("k", "UINT8", ms, bits), ("a", dt, s, a)], [("y", dt, s, np.where(on, a, float(sv)))],
+             [f"pl.store(pl.sels(tk, ta, {tmp}, {sv}), [0, 0], y)"], [f"y[:] = pl.sels(k, a, {sv})"])
     # a compare feeding a select in one kernel: y = where(a > b, a, b * 0.5)
     a = rand_vals("FP32", s, FP_EXP["FP32"])
     b = rand_vals("FP32", s, FP_EXP["FP32"])
