@@ -23,6 +23,11 @@ typedef struct {
 
 /* The assignment defining v anywhere in l (nested bodies included), or NULL. */
 Stmt *ctt_def_of(StmtList *l, const Var *v);
+/* Whether v is a read-only (In) parameter of f. */
+bool ctt_is_in_param(const Function *f, const Var *v);
+/* `tile.load(src, offs, shape, valid, target_memory=space)`, typed; NULL after a reported error. */
+Expr *ctt_load_call(IrCtx *c, Expr *src, Expr *offs, const int64_t *shape, const int64_t *valid, int rank, MemSpace space,
+                    Span sp);
 /* Inserts `name = value` before the statement being converted (which moves one down). */
 Var *ctt_insert_before(Conv *cv, const char *name, Expr *value);
 /* tensor.X (OPF_VEC) -> tile.X on Vec tiles, loading tensor operands (convert_tensor_vec.c). */

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-static bool is_in_param(const Function *f, const Var *v) {
+bool ctt_is_in_param(const Function *f, const Var *v) {
     for (int i = 0; i < f->params.len; i++)
         if (f->params.items[i] == v) return f->param_dirs[i] == PD_IN;
     return false;
@@ -67,7 +67,7 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     }
     if (!offs) offs = ir_int_tuple(c, (int64_t[]){ 0, 0 }, 2);
     int64_t o[2];
-    bool cacheable = cv->top && src->kind == EX_VAR && is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
+    bool cacheable = cv->top && src->kind == EX_VAR && ctt_is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
                      ir_is_const_int(offs->tuple.items[0], &o[0]) && ir_is_const_int(offs->tuple.items[1], &o[1]);
     for (int i = 0; cacheable && i < *cv->ncache; i++) {
         Loaded *L = &cv->cache[i];
@@ -76,16 +76,22 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     }
     int64_t phys[2] = { dims[0], dims[1] };
     if (is_lhs && phys[0] % 16) phys[0] = (phys[0] + 15) / 16 * 16;
-    Expr *args[4] = { src, offs, ir_int_tuple(c, phys, 2), ir_int_tuple(c, dims, 2) };
-    Expr *load = ir_call(c, OP_TILE_LOAD, args, 4);
-    load->span = operand->span;
-    ir_attr_set(c, &load->call.kwargs, "target_memory", ir_av_mem(MS_MAT));
+    Expr *load = ctt_load_call(c, src, offs, phys, dims, 2, MS_MAT, operand->span);
+    if (!load) return NULL;
     ir_attr_set(c, &load->call.attrs, "__compiler_tensor_to_tile_mat_bridge", ir_av_bool(true));
-    if (!ir_deduce_call(c, load)) return NULL;
     Var *t = ctt_insert_before(cv, arena_printf(c->arena, "%s__tile", operand->var->name), load);
     t->span = operand->span;
     if (cacheable && *cv->ncache < 32) cv->cache[(*cv->ncache)++] = (Loaded){ src->var, { o[0], o[1] }, { dims[0], dims[1] }, t };
     return ir_ref(t);
+}
+
+Expr *ctt_load_call(IrCtx *c, Expr *src, Expr *offs, const int64_t *shape, const int64_t *valid, int rank, MemSpace space,
+                    Span sp) {
+    Expr *args[4] = { src, offs, ir_int_tuple(c, shape, rank), ir_int_tuple(c, valid, rank) };
+    Expr *load = ir_call(c, OP_TILE_LOAD, args, 4);
+    load->span = sp;
+    ir_attr_set(c, &load->call.kwargs, "target_memory", ir_av_mem(space));
+    return ir_deduce_call(c, load) ? load : NULL;
 }
 
 Var *ctt_insert_before(Conv *cv, const char *name, Expr *value) {

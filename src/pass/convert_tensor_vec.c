@@ -20,18 +20,17 @@ static Var *cached_load(Conv *cv, Var *tensor) {
     return NULL;
 }
 
-static Expr *vec_load_call(Conv *cv, Expr *src, Expr *offs, const Type *window, Span sp) {
+/* The Vec load of tensor x: the window of the slice defining it (def), or the whole tensor. */
+static Expr *vec_load_call(Conv *cv, Expr *x, const Stmt *def, Span sp) {
     IrCtx *c = cv->ctx->ir;
     int64_t d[8];
-    if (!ir_type_static_dims(window, d)) {
-        diag_error(cv->ctx->diag, sp, "a vector op needs a static shape for %s", src->kind == EX_VAR ? src->var->name : "its operand");
+    if (x->type->rank > 8 || !ir_type_static_dims(x->type, d)) {
+        diag_error(cv->ctx->diag, sp, "a vector op needs a static shape for %s", x->var->name);
         return NULL;
     }
-    Expr *shape = ir_int_tuple(c, d, window->rank);
-    Expr *load = ir_call(c, OP_TILE_LOAD, (Expr *[]){ src, offs, shape, shape }, 4);
-    load->span = sp;
-    ir_attr_set(c, &load->call.kwargs, "target_memory", ir_av_mem(MS_VEC));
-    return ir_deduce_call(c, load) ? load : NULL;
+    if (def) return ctt_load_call(c, def->assign.value->call.args[0], def->assign.value->call.args[2], d, d, x->type->rank, MS_VEC, sp);
+    Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, x->type->rank);
+    return ctt_load_call(c, x, zeros, d, d, x->type->rank, MS_VEC, sp);
 }
 
 /* The Vec tile holding tensor operand x (loading it when this is its first vector use). */
@@ -47,33 +46,23 @@ static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
     if (have) return ir_ref(have);
     IrCtx *c = cv->ctx->ir;
     Stmt *d = ctt_def_of(&cv->f->body, x->var);
+    bool slice = d && pass_is_op(d->assign.value, OP_TENSOR_SLICE);
+    Expr *load = vec_load_call(cv, x, slice ? d : NULL, sp);
+    if (!load) return NULL;
     const char *name = arena_printf(c->arena, "%s__vec", x->var->name);
     Var *t;
-    bool read_only = false;
-    for (int i = 0; i < cv->f->params.len; i++)
-        if (cv->f->params.items[i] == x->var) read_only = cv->f->param_dirs[i] == PD_IN;
-    if (d && pass_is_op(d->assign.value, OP_TENSOR_SLICE)) {   /* the window, where the slice is */
-        Expr *load = vec_load_call(cv, d->assign.value->call.args[0], d->assign.value->call.args[2], x->type, sp);
-        if (!load) return NULL;
-        t = ctt_insert_before(cv, name, load);
-    } else if (!read_only) {
+    if (slice) t = ctt_insert_before(cv, name, load);          /* the window, where the slice is */
+    else if (!ctt_is_in_param(cv->f, x->var))
         /* a tensor this kernel writes (an Out / InOut parameter, a store's result): read where it is
          * used, after the writes before it, and never reused (a store may not rebind the name) */
-        Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, x->type->rank);
-        Expr *load = vec_load_call(cv, x, zeros, x->type, sp);
-        if (!load) return NULL;
         return ir_ref(ctt_insert_before(cv, name, load));
-    } else {                                                    /* a read-only parameter: whole, at entry */
-        Expr *zeros = ir_int_tuple(c, (int64_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, x->type->rank);
-        Expr *load = vec_load_call(cv, x, zeros, x->type, sp);
-        if (!load) return NULL;
+    else {                                                      /* a read-only parameter: whole, at entry */
         t = ir_var_new(c, name, load->type);
+        t->span = sp;
         Stmt *as = ir_assign(c, t, load);
         as->span = cv->f->span;
-        t->span = sp;
         vec_push(cv->entry_loads, as);                          /* inserted at the top by the driver */
     }
-    bool slice = d && pass_is_op(d->assign.value, OP_TENSOR_SLICE);
     VecLoaded vl = { x->var, t, slice ? cv->list : NULL };   /* a slice's window: reused in its list only */
     vec_push(cv->vec_loads, vl);
     return ir_ref(t);

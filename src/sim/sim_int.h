@@ -43,6 +43,14 @@ typedef struct SimView {
     int64_t *roff, *coff;        /* rows, cols entries */
 } SimView;
 
+/* Address of element (r, c) of a buffer through its view. */
+static inline uint8_t *sim_elem_ptr(const SimView *v, int64_t r, int64_t c) {
+    return v->base + (v->roff[r] + v->coff[c]) * v->eb;
+}
+
+/* Buffer id `id` exists and lies in Vec (the vector instructions' operands). */
+#define SIM_IS_VEC_BUF(s, id) ((id) >= 0 && (id) < (s)->k->nbufs && (s)->k->bufs[(id)].space == MS_VEC)
+
 /* How a GM parameter's logical matrix element (r, c) is addressed (elements from its base):
  * ND: r·rs + c·cs; NZ: (c / c0)·strip + r·rs + c % c0, rs = c0 (spec/isa_and_sync.md §3). */
 typedef struct SimGm {

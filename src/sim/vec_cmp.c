@@ -15,14 +15,12 @@ static bool cmp_error(SimRun *s, const MirInst *i, const char *what) {
     return sim_hard_error(s, i, "%s: %s", mir_vop_pto(i->vop), what);
 }
 
-static bool buf_ok(SimRun *s, int id) { return id >= 0 && id < s->k->nbufs && s->k->bufs[id].space == MS_VEC; }
-
 bool sim_vop_check_cmp(SimRun *s, const MirInst *i) {
     MirVecKind vk = mir_vop_kind(i->vop);
     const Kernel *k = s->k;
     bool sel = vk == MVK_SEL || vk == MVK_SELS;
-    if (!buf_ok(s, i->dst) || !buf_ok(s, i->src0) || ((vk == MVK_CMP || sel) && !buf_ok(s, i->src1)) ||
-        (vk == MVK_SEL && !buf_ok(s, i->src2)))
+    if (!SIM_IS_VEC_BUF(s, i->dst) || !SIM_IS_VEC_BUF(s, i->src0) || ((vk == MVK_CMP || sel) && !SIM_IS_VEC_BUF(s, i->src1)) ||
+        (vk == MVK_SEL && !SIM_IS_VEC_BUF(s, i->src2)))
         return cmp_error(s, i, "missing operand or an operand outside Vec");
     const MirBuf *D = &k->bufs[i->dst], *A = &k->bufs[i->src0];
     if (sel) {
@@ -57,7 +55,6 @@ static bool pred(int mode, double a, double b) {
     }
 }
 
-static const uint8_t *at(const SimView *v, int64_t r, int64_t c) { return v->base + (v->roff[r] + v->coff[c]) * v->eb; }
 
 /* Elements are compared as doubles: exact for every vector dtype (integers of at most 32 bits). */
 static void exec_cmp(SimRun *s, const SimDyn *d, bool scalar) {
@@ -72,10 +69,10 @@ static void exec_cmp(SimRun *s, const SimDyn *d, bool scalar) {
             uint8_t byte = 0;
             for (int64_t bit = 0; bit < 8 && w * 8 + bit < C; bit++) {
                 int64_t c = w * 8 + bit;
-                double a = sim_read_elem(t, at(A, r, c)), b = scalar ? sv : sim_read_elem(t, at(B, r, c));
+                double a = sim_read_elem(t, sim_elem_ptr(A, r, c)), b = scalar ? sv : sim_read_elem(t, sim_elem_ptr(B, r, c));
                 if (pred(i->mode, a, b)) byte |= (uint8_t)(1u << bit);
             }
-            *(uint8_t *)at(D, r, w) = byte;
+            *sim_elem_ptr(D, r, w) = byte;
         }
 }
 
@@ -94,8 +91,8 @@ static void exec_sel(SimRun *s, const SimDyn *d, bool scalar) {
     }
     for (int64_t r = 0; r < D->buf->valid_rows; r++)
         for (int64_t c = 0; c < D->buf->valid_cols; c++) {
-            bool on = (*at(M, r, c / 8) >> (c % 8)) & 1u;
-            memmove((uint8_t *)at(D, r, c), on ? at(X, r, c) : scalar ? sv : at(Y, r, c), (size_t)eb);
+            bool on = (*sim_elem_ptr(M, r, c / 8) >> (c % 8)) & 1u;
+            memmove(sim_elem_ptr(D, r, c), on ? sim_elem_ptr(X, r, c) : scalar ? sv : sim_elem_ptr(Y, r, c), (size_t)eb);
         }
 }
 

@@ -12,11 +12,9 @@ static bool move_error(SimRun *s, const MirInst *i, const char *what) {
     return sim_hard_error(s, i, "%s: %s", mir_vop_pto(i->vop), what);
 }
 
-static bool vec_buf(SimRun *s, int id) { return id >= 0 && id < s->k->nbufs && s->k->bufs[id].space == MS_VEC; }
-
 bool sim_vop_check_move(SimRun *s, const MirInst *i) {
     bool concat = mir_vop_kind(i->vop) == MVK_CONCAT;
-    if (!vec_buf(s, i->dst) || !vec_buf(s, i->src0) || (concat && !vec_buf(s, i->src1)))
+    if (!SIM_IS_VEC_BUF(s, i->dst) || !SIM_IS_VEC_BUF(s, i->src0) || (concat && !SIM_IS_VEC_BUF(s, i->src1)))
         return move_error(s, i, "missing operand or an operand outside Vec");
     const MirBuf *D = &s->k->bufs[i->dst], *A = &s->k->bufs[i->src0];
     if (A->dtype != D->dtype) return move_error(s, i, "dst and src0 differ in dtype");
@@ -32,7 +30,6 @@ bool sim_vop_check_move(SimRun *s, const MirInst *i) {
     return true;
 }
 
-static uint8_t *at(const SimView *v, int64_t r, int64_t c) { return v->base + (v->roff[r] + v->coff[c]) * v->eb; }
 
 bool sim_exec_vop_move(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
@@ -40,14 +37,14 @@ bool sim_exec_vop_move(SimRun *s, const SimDyn *d) {
     size_t eb = (size_t)D->eb;
     if (mir_vop_kind(i->vop) == MVK_TRANS) {
         for (int64_t r = 0; r < A->buf->valid_rows; r++)
-            for (int64_t c = 0; c < A->buf->valid_cols; c++) memcpy(at(D, c, r), at(A, r, c), eb);
+            for (int64_t c = 0; c < A->buf->valid_cols; c++) memcpy(sim_elem_ptr(D, c, r), sim_elem_ptr(A, r, c), eb);
         return true;
     }
     const SimView *B = &s->views[i->src1];
     int64_t c0 = A->buf->valid_cols;
     for (int64_t r = 0; r < D->buf->valid_rows; r++) {
-        for (int64_t c = 0; c < c0; c++) memcpy(at(D, r, c), at(A, r, c), eb);
-        for (int64_t c = 0; c < B->buf->valid_cols; c++) memcpy(at(D, r, c0 + c), at(B, r, c), eb);
+        for (int64_t c = 0; c < c0; c++) memcpy(sim_elem_ptr(D, r, c), sim_elem_ptr(A, r, c), eb);
+        for (int64_t c = 0; c < B->buf->valid_cols; c++) memcpy(sim_elem_ptr(D, r, c0 + c), sim_elem_ptr(B, r, c), eb);
     }
     return true;
 }
