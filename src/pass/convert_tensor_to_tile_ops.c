@@ -156,12 +156,6 @@ static bool convert_assemble(Conv *cv, Stmt *s) {
 
 static bool only_feeds_matmul(Function *f, Var *v);
 
-/* The user's spelling of an SSA name: x__ssa_v2, x__iter_v1, x__rv_v3 -> x. */
-static int user_name_len(const char *name) {
-    const char *cut = strstr(name, "__");
-    return cut ? (int)(cut - name) : (int)strlen(name);
-}
-
 /* A name carried around a loop or merged by an if holds a tensor before it and, once the body's
  * matmuls became tiles, an on-chip tile inside it: 't = pl.matmul(...)' where t is a tensor (a
  * parameter) rebinds the name, it does not write the tensor. The carried value would need a type
@@ -172,7 +166,7 @@ static bool carried_types_agree(PassCtx *ctx, const StmtList *body, const VarLis
     for (int i = 0; i < y->yield.n && i < carried->len; i++) {
         const Var *v = carried->items[i];
         if (y->yield.values[i]->type->kind != TY_TILE || v->type->kind != TY_TENSOR) continue;
-        int n = user_name_len(v->name);
+        int n = pass_user_name_len(v->name);
         const Expr *val = y->yield.values[i];
         const Stmt *def = val->kind == EX_VAR ? ctt_def_of((StmtList *)body, val->var) : NULL;
         if (def && def->span.file) at = def->span;

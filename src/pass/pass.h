@@ -74,6 +74,8 @@ bool pass_materialize_runtime_scopes(Program *p, PassCtx *ctx);
 void pass_hint(PassCtx *ctx, Span sp, const char *code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* "base__suffix_vN" names with a per-program counter. */
 const char *pass_name(PassCtx *ctx, const char *base, const char *suffix);
+/* The length of the user's spelling of a compiler name: x__ssa_v2, x__iter_v1, x__rv_v3 -> 1 ("x"). */
+int pass_user_name_len(const char *name);
 /* The call of an assignment or eval statement, else NULL. */
 Expr *pass_stmt_call(Stmt *s);
 bool pass_is_op(const Expr *e, OpId op);

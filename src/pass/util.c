@@ -10,10 +10,13 @@ void pass_hint(PassCtx *ctx, Span sp, const char *code, const char *fmt, ...) {
     va_end(ap);
 }
 
+int pass_user_name_len(const char *name) {
+    const char *cut = strstr(name, "__");
+    return cut ? (int)(cut - name) : (int)strlen(name);
+}
+
 const char *pass_name(PassCtx *ctx, const char *base, const char *suffix) {
-    /* strip an earlier versioning suffix so names do not grow: x__ssa_v0 -> x */
-    const char *cut = strstr(base, "__");
-    int len = cut ? (int)(cut - base) : (int)strlen(base);
+    int len = pass_user_name_len(base);   /* strip an earlier versioning suffix so names do not grow */
     return arena_printf(ctx->ir->arena, "%.*s__%s_v%d", len, base, suffix, ctx->counter++);
 }
 
