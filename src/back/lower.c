@@ -28,37 +28,48 @@ static void bind_scalar(Lower *l, const Var *v, MirExpr *e) {
     l->sexprs[l->nsc++] = e;
 }
 
+/* A scalar expression of the kernel (ir/scalar.c semantics, mirrored by mir_eval_num): integers, and
+ * floats from literals, float scalar parameters and element reads. An expression the IR types as
+ * float stays a float whatever its operands hold. */
 MirExpr *lower_scalar(Lower *l, const Expr *e) {
     Kernel *k = l->k;
+    MirExpr *r = NULL;
     switch (e->kind) {
     case EX_CONST_INT: return mir_const(k, e->ci.value);
     case EX_CONST_BOOL: return mir_const(k, e->cb.value);
+    case EX_CONST_FLOAT: return mir_fconst(k, e->cf.value);
     case EX_VAR:
         for (int i = l->nsc - 1; i >= 0; i--)
             if (l->svars[i] == e->var) return l->sexprs[i];
         fail(l, e->span, "kernel '%s': scalar '%s' has no value the backend can compute", l->f->name, e->var->name);
         return mir_const(k, 0);
     case EX_UNARY:
-        if (e->un.op == UN_NOT) return mir_not(k, lower_expr(l, e->un.operand));
-        if (e->un.op == UN_NEG) return mir_bin(k, MB_SUB, mir_const(k, 0), lower_expr(l, e->un.operand));
+        if (e->un.op == UN_NOT) return mir_unary(k, MX_NOT, lower_expr(l, e->un.operand));
+        if (e->un.op == UN_NEG) r = mir_unary(k, MX_NEG, lower_expr(l, e->un.operand));
+        else if (e->un.op == UN_ABS) r = mir_unary(k, MX_ABS, lower_expr(l, e->un.operand));
+        else if (e->un.op == UN_CAST && e->type) return mir_cast(k, lower_expr(l, e->un.operand), e->type->dtype);
         break;
     case EX_BINARY: {
         static const int map[] = {
-            [BIN_ADD] = MB_ADD, [BIN_SUB] = MB_SUB, [BIN_MUL] = MB_MUL, [BIN_FLOORDIV] = MB_FLOORDIV,
+            [BIN_ADD] = MB_ADD, [BIN_SUB] = MB_SUB, [BIN_MUL] = MB_MUL, [BIN_FLOORDIV] = MB_FLOORDIV, [BIN_DIV] = MB_DIV,
             [BIN_FLOORMOD] = MB_FLOORMOD, [BIN_MIN] = MB_MIN, [BIN_MAX] = MB_MAX, [BIN_EQ] = MB_EQ, [BIN_NE] = MB_NE,
             [BIN_LT] = MB_LT, [BIN_LE] = MB_LE, [BIN_GT] = MB_GT, [BIN_GE] = MB_GE, [BIN_AND] = MB_AND, [BIN_OR] = MB_OR,
         };
         BinOp op = e->bin.op;
-        if (op == BIN_DIV || op == BIN_POW || op >= BIN_XOR) break;
-        return mir_bin(k, (MirBinOp)map[op], lower_expr(l, e->bin.lhs), lower_expr(l, e->bin.rhs));
+        if (op == BIN_POW || op >= BIN_XOR) break;
+        r = mir_bin(k, (MirBinOp)map[op], lower_expr(l, e->bin.lhs), lower_expr(l, e->bin.rhs));
+        break;
     }
     default: break;
+    }
+    if (r) {
+        if (!r->fp && e->type && e->type->kind == TY_SCALAR && dtype_is_float(e->type->dtype)) r = mir_cast(k, r, DT_NONE);
+        return r;
     }
     fail(l, e->span, "kernel '%s': this scalar expression is not supported by the backend", l->f->name);
     return mir_const(k, 0);
 }
 
-/* ---- buffers ---- */
 static int static_or(const Expr *e, int64_t dflt) { int64_t v; return ir_is_const_int(e, &v) ? (int)v : (int)dflt; }
 
 int lower_buf(Lower *l, const Expr *e, Span sp) {
@@ -248,6 +259,7 @@ static void lower_params(Lower *l) {
         p->is_tensor = v->type->kind == TY_TENSOR;
         if (!p->is_tensor) {
             int var = mir_add_var(l->k, v->name);
+            if (dtype_is_float(p->dtype)) mir_set_var_fp(l->k, var);
             p->var = var + 1;
             bind_scalar(l, v, mir_var(l->k, var));
             continue;

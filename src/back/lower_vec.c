@@ -1,7 +1,7 @@
 /* lower_vec: a tile vector op (OPF_VEC, spec/ops.md) -> one MI_VOP instruction on the V pipe.
  * Requires: the operands are allocated Vec tiles (lower_buf). Produces: the instruction with its
- * MirVecOp, buffers, scalar operand (a constant converted to the destination dtype, or an integer
- * scalar expression) and mode (cast rounding, fillpad pad value). */
+ * MirVecOp, buffers, scalar operand (a constant converted to the destination dtype, or a run-time
+ * scalar expression, integer or float) and mode (cast rounding, fillpad pad value). */
 #include "back/lower_internal.h"
 
 #include <string.h>
@@ -29,8 +29,8 @@ static bool vop_for(OpId op, MirVecOp *out) {
 }
 
 /* The scalar operand: a literal becomes the destination element value (the instruction's operand is
- * of the element type: float to integer truncates as the C conversion does); an integer scalar
- * expression stays an expression. */
+ * of the element type: float to integer truncates as the C conversion does); a run-time scalar
+ * expression stays an expression, converted the same way when the instruction issues. */
 static void scalar_operand(Lower *l, MirInst *i, const Expr *s, DType dst, Span sp) {
     int64_t iv;
     if (s->kind == EX_CONST_FLOAT) {
@@ -39,11 +39,6 @@ static void scalar_operand(Lower *l, MirInst *i, const Expr *s, DType dst, Span 
     }
     if (ir_is_const_int(s, &iv)) {
         i->imm = dtype_convert(dst, DT_INT64, (double)iv, DT_ROUND_RINT);
-        return;
-    }
-    if (s->type && s->type->kind == TY_SCALAR && dtype_is_float(s->type->dtype)) {
-        lower_fail(l, sp, "kernel '%s': a run-time %s scalar operand of a vector op is not supported by ptoc yet (use a constant, "
-                   "or an integer scalar)", l->f->name, dtype_name(s->type->dtype));
         return;
     }
     i->scalar = lower_scalar(l, s);

@@ -139,19 +139,52 @@ static void part_type(const MirParam *prm, const MirBuf *b, StrBuf *o) {
     sb_printf(o, "%s>", dtype_pto(prm->dtype));
 }
 
-/* ---- scalar expressions: SSA temporaries emitted before the op that uses them ---- */
+/* ---- scalar expressions: SSA temporaries emitted before the op that uses them ----
+ * Integer values are `index`, predicates `i1`, floats `f32` (the scalar unit's float). */
 static bool expr_is_bool(const MirExpr *e) {
     if (e->kind == MX_NOT) return true;
-    return e->kind == MX_BIN && e->op >= MB_EQ;
+    return e->kind == MX_BIN && e->op >= MB_EQ && e->op <= MB_OR;
 }
 
 static void expr(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name);
 
 static void new_tmp(Pto *p, StrBuf *name) { sb_printf(name, "%%t%d", p->ntmp++); }
 
+/* name = the value of e as an f32 (an index value converted) */
+static void expr_f32(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
+    if (e->fp) { expr(p, e, o, ind, name); return; }
+    StrBuf v = { 0 }, w = { 0 };
+    expr(p, e, o, ind, &v);
+    new_tmp(p, &w);
+    sb_indent(o, ind);
+    sb_printf(o, "%s = arith.index_cast %s : index to i64\n", sb_cstr(&w), sb_cstr(&v));
+    new_tmp(p, name);
+    sb_indent(o, ind);
+    sb_printf(o, "%s = arith.sitofp %s : i64 to f32\n", sb_cstr(name), sb_cstr(&w));
+    sb_free(&v);
+    sb_free(&w);
+}
+
+static void emit_fbin(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
+    static const char *arith[] = { "addf", "subf", "mulf", "divf", "remf", "minimumf", "maximumf" };
+    static const char *pred[] = { "oeq", "une", "olt", "ole", "ogt", "oge" };
+    StrBuf a = { 0 }, b = { 0 };
+    expr_f32(p, e->a, o, ind, &a);
+    expr_f32(p, e->b, o, ind, &b);
+    new_tmp(p, name);
+    sb_indent(o, ind);
+    if (e->op >= MB_EQ && e->op <= MB_GE)
+        sb_printf(o, "%s = arith.cmpf %s, %s, %s : f32\n", sb_cstr(name), pred[e->op - MB_EQ], sb_cstr(&a), sb_cstr(&b));
+    else
+        sb_printf(o, "%s = arith.%s %s, %s : f32\n", sb_cstr(name), arith[e->op == MB_DIV ? 3 : e->op], sb_cstr(&a), sb_cstr(&b));
+    sb_free(&a);
+    sb_free(&b);
+}
+
 static void emit_bin(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
     static const char *arith[] = { "addi", "subi", "muli", "floordivsi", "", "minsi", "maxsi" };
     static const char *pred[] = { "eq", "ne", "slt", "sle", "sgt", "sge" };
+    if (e->op == MB_DIV || e->a->fp || e->b->fp) { emit_fbin(p, e, o, ind, name); return; }
     StrBuf a = { 0 }, b = { 0 };
     expr(p, e->a, o, ind, &a);
     expr(p, e->b, o, ind, &b);
@@ -182,19 +215,47 @@ static void emit_bin(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name)
     sb_free(&b);
 }
 
+/* A scalar cast: to a float type an f32 (narrower types are rounded by the instruction that uses
+ * it), to an integer type truncated toward zero. */
+static void emit_cast(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
+    StrBuf a = { 0 }, w = { 0 };
+    if (e->fp) { expr_f32(p, e->a, o, ind, name); return; }
+    if (!e->a->fp) { expr(p, e->a, o, ind, name); return; }   /* int -> int: the width is the consumer's */
+    expr(p, e->a, o, ind, &a);
+    new_tmp(p, &w);
+    sb_indent(o, ind);
+    sb_printf(o, "%s = arith.fptosi %s : f32 to i64\n", sb_cstr(&w), sb_cstr(&a));
+    new_tmp(p, name);
+    sb_indent(o, ind);
+    sb_printf(o, "%s = arith.index_cast %s : i64 to index\n", sb_cstr(name), sb_cstr(&w));
+    sb_free(&a);
+    sb_free(&w);
+}
+
 static void expr(Pto *p, const MirExpr *e, StrBuf *o, int ind, StrBuf *name) {
     StrBuf a = { 0 };
     switch (e->kind) {
-    case MX_CONST: cname(p, e->value, false, name); return;
+    case MX_CONST:
+        if (!e->fp) { cname(p, e->value, false, name); return; }
+        new_tmp(p, name);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.constant %.9g : f32\n", sb_cstr(name), e->fvalue);
+        return;
     case MX_VAR: sb_putc(name, '%'); ident(name, p->k->vars[e->var]); return;
     case MX_BIN: emit_bin(p, e, o, ind, name); return;
-    case MX_NEG:
+    case MX_CAST: emit_cast(p, e, o, ind, name); return;
+    case MX_NEG: case MX_ABS:
         expr(p, e->a, o, ind, &a);
         new_tmp(p, name);
         sb_indent(o, ind);
-        sb_printf(o, "%s = arith.subi ", sb_cstr(name));
-        cname(p, 0, false, o);
-        sb_printf(o, ", %s : index\n", sb_cstr(&a));
+        if (e->kind == MX_ABS) sb_printf(o, "%s = math.%s %s : %s\n", sb_cstr(name), e->fp ? "absf" : "absi", sb_cstr(&a),
+                                        e->fp ? "f32" : "index");
+        else if (e->fp) sb_printf(o, "%s = arith.negf %s : f32\n", sb_cstr(name), sb_cstr(&a));
+        else {
+            sb_printf(o, "%s = arith.subi ", sb_cstr(name));
+            cname(p, 0, false, o);
+            sb_printf(o, ", %s : index\n", sb_cstr(&a));
+        }
         break;
     case MX_NOT: {
         StrBuf c = { 0 };
@@ -318,7 +379,10 @@ static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
             StrBuf v = { 0 };
             expr(p, i->scalar, o, ind, &v);
             sb_indent(o, ind);
-            if (dtype_is_float(sdt)) sb_printf(o, "%s = arith.sitofp %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
+            if (i->scalar->fp && dtype_is_float(sdt))
+                sb_printf(o, "%s = arith.%s %s : f32 to %s\n", sb_cstr(&sc), sdt == DT_FP32 ? "bitcast" : "truncf", sb_cstr(&v), et);
+            else if (i->scalar->fp) sb_printf(o, "%s = arith.fptosi %s : f32 to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
+            else if (dtype_is_float(sdt)) sb_printf(o, "%s = arith.sitofp %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
             else sb_printf(o, "%s = arith.index_cast %s : index to %s\n", sb_cstr(&sc), sb_cstr(&v), et);
             sb_free(&v);
         } else {
@@ -484,7 +548,11 @@ void back_print_pto(const Kernel *k, const Target *t, StrBuf *out) {
         const MirParam *prm = &k->params[j];
         if (j) sb_puts(out, ", ");
         if (prm->is_tensor) sb_printf(out, "%%arg%d: !pto.ptr<%s>", j, dtype_pto(prm->dtype));
-        else sb_printf(out, "%%arg%d: %s", j, dtype_pto(prm->dtype));
+        else {                               /* a scalar is named as the expressions use it */
+            sb_putc(out, '%');
+            ident(out, prm->name);
+            sb_printf(out, ": %s", dtype_is_float(prm->dtype) ? "f32" : "index");
+        }
     }
     sb_printf(out, ") attributes {pto.kernel_kind = #pto.kernel_kind<%s>} {\n", k->core == CORE_AIC ? "cube" : "vector");
     for (int j = 0; j < p.consts.len; j++) {

@@ -71,7 +71,7 @@ static OpId dispatch(const char *name, const Expr *call) {
 
 /* PyPTO ops ptoc does not implement yet (spec/ops.md scope): named as such, with what is supported. */
 static const char *const not_yet[] = {
-    "read", "write", "slice",
+    "slice",
     "fmod", "fmods", "rem", "rems", "and_", "or_", "xor", "xors", "ands", "ors", "not_", "shl", "shr", "shls", "shrs",
     "lrelu", "prelu", "sin", "cos", "row_prod", "col_prod", "row_argmax", "row_argmin", "col_argmax", "col_argmin",
     "part_add", "part_mul", "part_max", "part_min", "fillpad_expand", "fillpad_inplace", "reinterpret_view", "gather",
@@ -79,7 +79,7 @@ static const char *const not_yet[] = {
 };
 #define VECTOR_SUPPORTED "dim, add sub mul div maximum minimum (and their scalar forms adds subs muls divs maximums minimums), " \
     "exp log sqrt rsqrt recip abs neg relu, cast, full expands fillpad, row_sum row_max row_min col_sum col_max col_min, " \
-    "row_expand[_add|_sub|_mul|_div|_max|_min], col_expand[_add|_sub|_mul|_div|_max|_min], reshape transpose transpose_view concat (2-D), cmp cmps sel sels"
+    "row_expand[_add|_sub|_mul|_div|_max|_min], col_expand[_add|_sub|_mul|_div|_max|_min], reshape transpose transpose_view concat (2-D), cmp cmps sel sels, read write (one element)"
 
 bool front_not_yet_supported(Parser *p, const char *dotted, Span sp) {
     const char *name = strrchr(dotted, '.');
@@ -142,7 +142,7 @@ static bool static_diff(const Expr *lo, const Expr *hi, int64_t *out) {
     return false;
 }
 
-typedef struct Window { Expr *offs[8]; int64_t size[8]; int n; Span span; } Window;
+typedef struct Window { Expr *offs[8]; int64_t size[8]; bool scalar[8]; int n, nscalar; Span span, first_scalar; } Window;
 
 static Expr *slice_bound(Parser *p) {
     Span sp = front_peek(p, 0)->span;
@@ -163,9 +163,12 @@ static bool parse_dim(Parser *p, const Type *t, int i, Window *w) {
     Expr *lo = NULL, *hi = NULL;
     if (!front_is_op(p, ":")) {
         if (!(lo = slice_bound(p))) return false;
-        if (!front_is_op(p, ":")) {
-            front_error(p, sp, "indexing a dimension with a scalar is not supported; use a slice such as i:i + 1");
-            return false;
+        if (!front_is_op(p, ":")) {                      /* a scalar index: x[i, j] reads one element */
+            w->offs[i] = lo;
+            w->size[i] = 1;
+            w->scalar[i] = true;
+            if (!w->nscalar++) w->first_scalar = sp;
+            return true;
         }
     }
     front_next(p);                                       /* ':' */
@@ -189,10 +192,10 @@ static bool parse_dim(Parser *p, const Type *t, int i, Window *w) {
 static bool parse_window(Parser *p, const Expr *base, Window *w) {
     const Type *t = base->type;
     Tok *open = front_next(p);                           /* '[' */
-    w->n = 0;
+    w->n = w->nscalar = 0;
     w->span = open->span;
-    if (!t || t->kind != TY_TENSOR) {
-        front_error(p, open->span, "only tensors can be sliced (got %s)", t && t->kind == TY_TILE ? "a tile" : "a non-tensor value");
+    if (!t || (t->kind != TY_TENSOR && t->kind != TY_TILE)) {
+        front_error(p, open->span, "only tensors can be sliced (got a non-tensor value)");
         return false;
     }
     while (!p->failed && !front_is_op(p, "]")) {
@@ -202,6 +205,18 @@ static bool parse_window(Parser *p, const Expr *base, Window *w) {
         if (!front_accept_op(p, ",")) break;
     }
     if (!front_expect_op(p, "]", "to close the subscript")) return false;
+    Span whole = front_span_join(open->span, front_prev_span(p));
+    if (w->nscalar == t->rank && w->n == t->rank) { w->span = whole; return true; }   /* one element */
+    if (t->kind == TY_TILE) {
+        front_error(p, whole, "only tensors can be sliced (got a tile); a full index t[i, j] reads one element, "
+                    "pl.tile.slice makes a sub-tile view");
+        return false;
+    }
+    if (w->nscalar) {
+        front_error(p, w->first_scalar, "indexing a dimension with a scalar is not supported; use a slice such as i:i + 1 "
+                    "(an index for every dimension, x[i, j], reads one element)");
+        return false;
+    }
     for (; w->n < t->rank; w->n++) {
         w->offs[w->n] = ir_const_int(p->c, 0, DT_INDEX);
         w->size[w->n] = ir_type_dim(t, w->n);
@@ -214,6 +229,12 @@ Expr *front_sugar_subscript(Parser *p, Expr *base) {
     Window w;
     if (!parse_window(p, base, &w)) return NULL;
     if (base->type->rank > 8) { front_error(p, w.span, "slicing tensors of rank above 8 is not supported"); return NULL; }
+    if (w.nscalar) {                                     /* x[i, j]: pl.read(x, [i, j]) */
+        Expr *args[2] = { base, ir_tuple(p->c, w.offs, w.n) };
+        Expr *call = ir_call(p->c, base->type->kind == TY_TILE ? OP_TILE_READ : OP_TENSOR_READ, args, 2);
+        call->span = front_span_join(base->span, w.span);
+        return front_finish_call(p, call) ? call : NULL;
+    }
     Expr *args[3] = { base, ir_int_tuple(p->c, w.size, w.n), ir_tuple(p->c, w.offs, w.n) };
     Expr *call = ir_call(p->c, OP_TENSOR_SLICE, args, 3);
     call->span = w.span;
@@ -229,6 +250,16 @@ bool front_sugar_store(Parser *p, StmtList *body, Var *target, Span sp) {
     Expr *val = front_parse_expr(p);
     if (!val) return false;
     const Type *vt = val->type;
+    if (w.nscalar) {                                     /* x[i, j] = v: pl.write(x, [i, j], v) */
+        Expr *args[3] = { ir_ref(target), ir_tuple(p->c, w.offs, w.n), val };
+        Expr *call = ir_call(p->c, target->type->kind == TY_TILE ? OP_TILE_WRITE : OP_TENSOR_WRITE, args, 3);
+        call->span = front_span_join(sp, front_prev_span(p));
+        if (!front_finish_call(p, call)) return false;
+        Stmt *s = ir_assign(p->c, target, call);
+        s->span = sp;
+        ir_list_push(p->c, body, s);
+        return true;
+    }
     if (vt && (vt->kind == TY_TENSOR || vt->kind == TY_TILE) && vt->rank == w.n) {
         for (int i = 0; i < w.n; i++)
             if (vt->shape[i]->kind == EX_CONST_INT && vt->shape[i]->ci.value != w.size[i]) {

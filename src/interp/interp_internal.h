@@ -123,5 +123,7 @@ void interp_matmul_run(const InterpMatmul *m, InterpArray *res);
 /* The vector ops (OPF_VEC rows of ops.def, tile and tensor forms; interp_vec.c,
  * interp_vec_reduce.c): evaluates the call's arguments and returns a fresh array. */
 bool interp_vec_op(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue *out);
+/* tensor/tile read and write (interp_access.c). */
+bool interp_access_op(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue *out);
 
 #endif

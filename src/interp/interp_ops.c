@@ -452,6 +452,7 @@ bool interp_eval_op(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue 
         return interp_fail(c, call->span, "%s takes %d to %d arguments, got %d", info->name, info->min_args,
                            info->max_args, call->call.nargs);
     if (info->flags & OPF_VEC) return interp_vec_op(c, f, call, out);   /* tile and tensor forms alike */
+    if (info->flags & OPF_ACCESS) return interp_access_op(c, f, call, out);
     OpArgs a = { .c = c, .call = call, .n = call->call.nargs };
     bool ok = true;
     for (int i = 0; i < a.n && ok; i++) ok = interp_eval(c, f, call->call.args[i], &a.v[i]);

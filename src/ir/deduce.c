@@ -385,6 +385,8 @@ static bool integer_operands(IrCtx *c, Expr *call) {
     case OP_TILE_STORE: return integer_operand(c, call, 1, "the offsets");
     case OP_TILE_EXTRACT: return integer_operand(c, call, 1, "the row") && integer_operand(c, call, 2, "the column");
     case OP_TILE_SET_VALIDSHAPE: return integer_operand(c, call, 1, "the rows") && integer_operand(c, call, 2, "the columns");
+    case OP_TENSOR_READ: case OP_TENSOR_WRITE: case OP_TILE_READ: case OP_TILE_WRITE:
+        return integer_operand(c, call, 1, "the indices");
     default: return true;
     }
 }
@@ -413,6 +415,7 @@ bool ir_deduce_call(IrCtx *c, Expr *call) {
             return fail(c, call, "%s has no option '%s' (accepted: %s)", info->name, call->call.kwargs.items[i].key,
                         *info->kwargs ? info->kwargs : "none");
     if (!integer_operands(c, call)) return false;
+    if (info->flags & OPF_ACCESS) return ir_deduce_access(c, call);
     if (info->flags & OPF_VEC) return ir_deduce_vec(c, call);
     if (info->flags & OPF_TENSOR) return deduce_tensor(c, call);
     int r = deduce_tile_data(c, call);

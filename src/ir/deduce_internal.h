@@ -15,6 +15,8 @@ bool ir_deduce_static_tuple(const Expr *e, int64_t *out, int *n);
 bool ir_deduce_shape_ok(IrCtx *c, const Expr *call, const int64_t *d, int n, DType dt);
 /* Sets t's view, or none when it equals the implicit one (canonical encoding). */
 void ir_deduce_set_view(IrCtx *c, Type *t, TileView v);
+/* Scalar element access: tensor/tile read and write (deduce_access.c). */
+bool ir_deduce_access(IrCtx *c, Expr *call);
 /* Vector ops (deduce_vec.c). */
 bool ir_deduce_vec(IrCtx *c, Expr *call);
 

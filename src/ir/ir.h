@@ -36,6 +36,7 @@ enum {
     OPF_NOT_INPLACE_SAFE = 1 << 6,/* output may not share an input's buffer */
     OPF_ALLOC_ONLY = 1 << 7,      /* allocation only, no instruction */
     OPF_VEC = 1 << 8,             /* vector-unit op (spec/ops.md): tile form on the V pipe, Vec tiles */
+    OPF_ACCESS = 1 << 9,          /* scalar element access (read / write) on the scalar pipe */
 };
 
 typedef enum {

@@ -1,6 +1,7 @@
 /* mir: building kernels, scalar expression evaluation, memory effects and a debug listing. */
 #include "mir/mir.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *pipe_names[PIPE_COUNT] = { "S", "V", "M", "MTE1", "MTE2", "MTE3", "ALL", "MTE4", "MTE5", "V2", "FIX" };
@@ -42,6 +43,11 @@ int mir_add_var(Kernel *k, const char *name) {
         const char **nv = ARENA_ARRAY(k->arena, const char *, cap);
         if (k->nvars) memcpy(nv, k->vars, sizeof(char *) * (size_t)k->nvars);
         k->vars = nv;
+        if (k->var_fp) {
+            bool *nf = ARENA_ARRAY(k->arena, bool, cap);
+            memcpy(nf, k->var_fp, sizeof(bool) * (size_t)k->nvars);
+            k->var_fp = nf;
+        }
         k->capvars = cap;
     }
     k->vars[k->nvars] = arena_strdup(k->arena, name);
@@ -93,6 +99,7 @@ MirExpr *mir_var(Kernel *k, int var) {
     MirExpr *e = ARENA_NEW(k->arena, MirExpr);
     e->kind = MX_VAR;
     e->var = var;
+    e->fp = k->var_fp && k->var_fp[var];
     return e;
 }
 
@@ -102,6 +109,7 @@ MirExpr *mir_bin(Kernel *k, MirBinOp op, MirExpr *a, MirExpr *b) {
     e->op = op;
     e->a = a;
     e->b = b;
+    e->fp = op == MB_DIV || (op <= MB_MAX && (a->fp || b->fp));   /* comparisons and and/or: an integer */
     return e;
 }
 
@@ -113,36 +121,167 @@ MirExpr *mir_not(Kernel *k, MirExpr *a) {
 }
 
 
-/* Kernel scalars hold run-time values (scalar parameters from the orchestration): an overflow or a
- * division by zero is the program's error, reported by the caller, never undefined behaviour. */
-bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out) {
-    int64_t a, b;
+MirExpr *mir_fconst(Kernel *k, double v) {
+    MirExpr *e = ARENA_NEW(k->arena, MirExpr);
+    e->kind = MX_CONST;
+    e->fp = true;
+    e->fvalue = v;
+    return e;
+}
+
+MirExpr *mir_unary(Kernel *k, MirExprKind kind, MirExpr *a) {
+    PTOC_ASSERT(kind == MX_NOT || kind == MX_NEG || kind == MX_ABS, "not a unary MirExpr kind %d", kind);
+    MirExpr *e = ARENA_NEW(k->arena, MirExpr);
+    e->kind = kind;
+    e->a = a;
+    e->fp = kind != MX_NOT && a->fp;
+    return e;
+}
+
+MirExpr *mir_cast(Kernel *k, MirExpr *a, DType to) {
+    MirExpr *e = ARENA_NEW(k->arena, MirExpr);
+    e->kind = MX_CAST;
+    e->a = a;
+    e->cast_to = to;
+    e->fp = to == DT_NONE || dtype_is_float(to);
+    return e;
+}
+
+void mir_set_var_fp(Kernel *k, int var) {
+    PTOC_ASSERT(var >= 0 && var < k->nvars, "bad variable %d", var);
+    if (!k->var_fp) k->var_fp = ARENA_ARRAY(k->arena, bool, k->capvars);   /* capvars entries, as vars */
+    k->var_fp[var] = true;
+}
+
+/* ---- evaluation: the scalar semantics of ir/scalar.c (Python's) on int64 and double ---- */
+static MirNum num_int(int64_t v) { return (MirNum){ false, v, 0 }; }
+static MirNum num_float(double v) { return (MirNum){ true, 0, v }; }
+static double as_double(MirNum v) { return v.fp ? v.f : (double)v.i; }
+static bool truthy(MirNum v) { return v.fp ? v.f != 0 : v.i != 0; }
+
+/* Python's float floor division and modulo (float_divmod). */
+static void float_divmod(double a, double b, double *div_out, double *mod_out) {
+    double mod = fmod(a, b), div = (a - mod) / b;
+    if (mod != 0) {
+        if ((b < 0) != (mod < 0)) { mod += b; div -= 1.0; }
+    } else mod = copysign(0.0, b);
+    double fl;
+    if (div != 0) {
+        fl = floor(div);
+        if (div - fl > 0.5) fl += 1.0;
+    } else fl = copysign(0.0, a / b);
+    *div_out = fl;
+    *mod_out = mod;
+}
+
+static bool compare(MirBinOp op, MirNum a, MirNum b) {
+    if (!a.fp && !b.fp) {
+        switch (op) {
+        case MB_EQ: return a.i == b.i; case MB_NE: return a.i != b.i; case MB_LT: return a.i < b.i;
+        case MB_LE: return a.i <= b.i; case MB_GT: return a.i > b.i; default: return a.i >= b.i;
+        }
+    }
+    double x = as_double(a), y = as_double(b);
+    switch (op) {
+    case MB_EQ: return x == y; case MB_NE: return x != y; case MB_LT: return x < y;
+    case MB_LE: return x <= y; case MB_GT: return x > y; default: return x >= y;
+    }
+}
+
+static bool eval_float_bin(MirBinOp op, double a, double b, MirNum *out) {
+    double d, m;
+    switch (op) {
+    case MB_ADD: *out = num_float(a + b); return true;
+    case MB_SUB: *out = num_float(a - b); return true;
+    case MB_MUL: *out = num_float(a * b); return true;
+    case MB_DIV: if (b == 0) return false; *out = num_float(a / b); return true;
+    case MB_FLOORDIV: case MB_FLOORMOD:
+        if (b == 0) return false;
+        float_divmod(a, b, &d, &m);
+        *out = num_float(op == MB_FLOORDIV ? d : m);
+        return true;
+    default: PTOC_UNREACHABLE("bad float mir binop %d", op);
+    }
+}
+
+static bool eval_bin(MirBinOp op, MirNum a, MirNum b, MirNum *out) {
+    int64_t r;
+    switch (op) {
+    case MB_EQ: case MB_NE: case MB_LT: case MB_LE: case MB_GT: case MB_GE: *out = num_int(compare(op, a, b)); return true;
+    case MB_AND: *out = num_int(truthy(a) && truthy(b)); return true;
+    case MB_OR: *out = num_int(truthy(a) || truthy(b)); return true;
+    case MB_MIN: *out = compare(MB_LT, b, a) ? b : a; return true;      /* Python: the first operand on ties */
+    case MB_MAX: *out = compare(MB_GT, b, a) ? b : a; return true;
+    default: break;
+    }
+    if (a.fp || b.fp || op == MB_DIV) return eval_float_bin(op, as_double(a), as_double(b), out);
+    switch (op) {
+    case MB_ADD: if (!checked_add(a.i, b.i, &r)) return false; break;
+    case MB_SUB: if (!checked_sub(a.i, b.i, &r)) return false; break;
+    case MB_MUL: if (!checked_mul(a.i, b.i, &r)) return false; break;
+    case MB_FLOORDIV: if (b.i == 0 || (a.i == INT64_MIN && b.i == -1)) return false; r = floordiv_i64(a.i, b.i); break;
+    case MB_FLOORMOD: if (b.i == 0) return false; r = b.i == -1 ? 0 : floormod_i64(a.i, b.i); break;
+    default: PTOC_UNREACHABLE("bad mir binop %d", op);
+    }
+    *out = num_int(r);
+    return true;
+}
+
+/* A scalar cast (ir/scalar.c cast_to): floats round to nearest even at the width, integers wrap. */
+static bool eval_cast(DType to, MirNum v, MirNum *out) {
+    if (to == DT_NONE) { *out = num_float(as_double(v)); return true; }
+    if (to == DT_BOOL) { *out = num_int(truthy(v)); return true; }
+    if (dtype_is_float(to)) { *out = num_float(dtype_round_float(to, as_double(v))); return true; }
+    int64_t i = v.i;
+    if (v.fp) {
+        double t = trunc(v.f);
+        if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0)) return false;   /* NaN too */
+        i = (int64_t)t;
+    }
+    int bits = dtype_bits(to);
+    if (bits < 64) {
+        uint64_t mask = (UINT64_C(1) << bits) - 1, u = (uint64_t)i & mask;
+        i = dtype_is_signed(to) && (u >> (bits - 1)) ? (int64_t)(u | ~mask) : (int64_t)u;
+    }
+    *out = num_int(i);
+    return true;
+}
+
+/* Kernel scalars hold run-time values (scalar parameters from the orchestration, element reads): an
+ * overflow or a division by zero is the program's error, reported by the caller, never undefined
+ * behaviour. A float variable holds the bits of its double. */
+bool mir_eval_num(const MirExpr *e, const int64_t *vars, MirNum *out) {
+    MirNum a, b;
     switch (e->kind) {
-    case MX_CONST: *out = e->value; return true;
-    case MX_VAR: *out = vars[e->var]; return true;
-    case MX_NOT: if (!mir_eval_checked(e->a, vars, &a)) return false; *out = !a; return true;
-    case MX_NEG: return mir_eval_checked(e->a, vars, &a) && checked_sub(0, a, out);
+    case MX_CONST: *out = e->fp ? num_float(e->fvalue) : num_int(e->value); return true;
+    case MX_VAR:
+        if (e->fp) { double f; memcpy(&f, &vars[e->var], sizeof f); *out = num_float(f); }
+        else *out = num_int(vars[e->var]);
+        return true;
+    case MX_NOT: if (!mir_eval_num(e->a, vars, &a)) return false; *out = num_int(!truthy(a)); return true;
+    case MX_NEG: case MX_ABS:
+        if (!mir_eval_num(e->a, vars, &a)) return false;
+        if (a.fp) { *out = num_float(e->kind == MX_NEG ? -a.f : fabs(a.f)); return true; }
+        if (a.i == INT64_MIN) return false;
+        *out = num_int(e->kind == MX_NEG || a.i < 0 ? -a.i : a.i);
+        return true;
+    case MX_CAST: return mir_eval_num(e->a, vars, &a) && eval_cast(e->cast_to, a, out);
     case MX_BIN: break;
     }
-    if (!mir_eval_checked(e->a, vars, &a) || !mir_eval_checked(e->b, vars, &b)) return false;
-    switch (e->op) {
-    case MB_ADD: return checked_add(a, b, out);
-    case MB_SUB: return checked_sub(a, b, out);
-    case MB_MUL: return checked_mul(a, b, out);
-    case MB_FLOORDIV: if (b == 0 || (a == INT64_MIN && b == -1)) return false; *out = floordiv_i64(a, b); return true;
-    case MB_FLOORMOD: if (b == 0) return false; *out = b == -1 ? 0 : floormod_i64(a, b); return true;
-    case MB_MIN: *out = a < b ? a : b; return true;
-    case MB_MAX: *out = a > b ? a : b; return true;
-    case MB_EQ: *out = a == b; return true;
-    case MB_NE: *out = a != b; return true;
-    case MB_LT: *out = a < b; return true;
-    case MB_LE: *out = a <= b; return true;
-    case MB_GT: *out = a > b; return true;
-    case MB_GE: *out = a >= b; return true;
-    case MB_AND: *out = a && b; return true;
-    case MB_OR: *out = a || b; return true;
-    }
-    PTOC_UNREACHABLE("bad mir binop %d", e->op);
+    if (!mir_eval_num(e->a, vars, &a) || !mir_eval_num(e->b, vars, &b)) return false;
+    if (!eval_bin(e->op, a, b, out)) return false;
+    if (e->fp && !out->fp) *out = num_float((double)out->i);   /* min / max of an int and a float */
+    return true;
+}
+
+bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out) {
+    MirNum v;
+    if (!mir_eval_num(e, vars, &v)) return false;
+    if (!v.fp) { *out = v.i; return true; }
+    double t = trunc(v.f);
+    if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0)) return false;
+    *out = (int64_t)t;
+    return true;
 }
 
 int64_t mir_eval(const MirExpr *e, const int64_t *vars) {
@@ -251,14 +390,23 @@ Pipe mir_pipe_for(const Kernel *k, MirOp op, int dst, int src0) {
 }
 
 /* ---- text ---- */
-static const char *binop_tok[] = { "+", "-", "*", "/", "%", "min", "max", "==", "!=", "<", "<=", ">", ">=", "&&", "||" };
+static const char *binop_tok[] = { "+", "-", "*", "//", "%", "min", "max", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "/" };
 
 void mir_print_expr(const Kernel *k, const MirExpr *e, StrBuf *out) {
     switch (e->kind) {
-    case MX_CONST: sb_printf(out, "%lld", (long long)e->value); return;
+    case MX_CONST:
+        if (e->fp) sb_printf(out, "%.17g", e->fvalue);
+        else sb_printf(out, "%lld", (long long)e->value);
+        return;
     case MX_VAR: sb_puts(out, k->vars[e->var]); return;
     case MX_NOT: sb_puts(out, "!("); mir_print_expr(k, e->a, out); sb_putc(out, ')'); return;
     case MX_NEG: sb_puts(out, "-("); mir_print_expr(k, e->a, out); sb_putc(out, ')'); return;
+    case MX_ABS: sb_puts(out, "abs("); mir_print_expr(k, e->a, out); sb_putc(out, ')'); return;
+    case MX_CAST:
+        sb_printf(out, "(%s)(", e->cast_to == DT_NONE ? "double" : dtype_name(e->cast_to));
+        mir_print_expr(k, e->a, out);
+        sb_putc(out, ')');
+        return;
     case MX_BIN: break;
     }
     if (e->op == MB_MIN || e->op == MB_MAX) {

@@ -24,20 +24,31 @@ const char *mir_pipe_name(Pipe p);            /* "MTE1" (C++ spelling PIPE_MTE1 
 
 typedef enum { ML_NONE_BOX = 0, ML_ROW_MAJOR, ML_COL_MAJOR } MirLayout;   /* same values as TileLayout */
 
-/* ---- scalar expressions (loop bounds, offsets, predicates) ---- */
-typedef enum { MX_CONST, MX_VAR, MX_BIN, MX_NOT, MX_NEG } MirExprKind;
+/* ---- scalar expressions (loop bounds, offsets, predicates, vector scalar operands) ----
+ * A node's value is an int64 or, when fp is set, a double: the scalar semantics of ir/scalar.c
+ * (Python's): an operator with a float operand computes in double; MB_DIV is true division (a
+ * float); comparisons and and/or give an integer 0/1. A float kernel variable (Kernel.var_fp) holds
+ * the bits of its double in the int64 variable array. MX_CAST converts to cast_to as a scalar cast
+ * does: to a float type rounds to nearest even at its width (DT_NONE: to double, exact for integers
+ * up to 2^53), to an integer type truncates toward zero and wraps. */
+typedef enum { MX_CONST, MX_VAR, MX_BIN, MX_NOT, MX_NEG, MX_ABS, MX_CAST } MirExprKind;
 typedef enum {
     MB_ADD, MB_SUB, MB_MUL, MB_FLOORDIV, MB_FLOORMOD, MB_MIN, MB_MAX,
-    MB_EQ, MB_NE, MB_LT, MB_LE, MB_GT, MB_GE, MB_AND, MB_OR
+    MB_EQ, MB_NE, MB_LT, MB_LE, MB_GT, MB_GE, MB_AND, MB_OR, MB_DIV
 } MirBinOp;
 typedef struct MirExpr MirExpr;
 struct MirExpr {
     MirExprKind kind;
-    int64_t value;            /* MX_CONST */
+    bool fp;                  /* the value is a double */
+    int64_t value;            /* MX_CONST (integer) */
+    double fvalue;            /* MX_CONST (fp) */
     int var;                  /* MX_VAR: index into Kernel.vars */
     MirBinOp op;              /* MX_BIN */
-    MirExpr *a, *b;           /* MX_BIN (a, b), MX_NOT / MX_NEG (a) */
+    DType cast_to;            /* MX_CAST */
+    MirExpr *a, *b;           /* MX_BIN (a, b), MX_NOT / MX_NEG / MX_ABS / MX_CAST (a) */
 };
+/* A run-time scalar value. */
+typedef struct MirNum { bool fp; int64_t i; double f; } MirNum;
 
 /* ---- kernel parameters and buffers ---- */
 #define MIR_MAX_RANK 5        /* an NZ parameter is rank 5: [1, C/c0, R/16, 16, c0] */
@@ -203,7 +214,8 @@ typedef struct Kernel {
     CoreKind core;
     MirParam *params; int nparams;
     MirBuf *bufs; int nbufs, capbufs;
-    const char **vars; int nvars, capvars;   /* scalar variable names (loop variables) */
+    const char **vars; int nvars, capvars;   /* scalar variable names (loop variables, scalar parameters, reads) */
+    bool *var_fp;             /* per variable: holds a float (the bits of a double); NULL: none does */
     MirBlock body;
     Arena *arena;             /* owner of every node of this kernel (not freed by the kernel) */
 } Kernel;
@@ -220,9 +232,16 @@ MirExpr *mir_const(Kernel *k, int64_t v);
 MirExpr *mir_var(Kernel *k, int var);
 MirExpr *mir_bin(Kernel *k, MirBinOp op, MirExpr *a, MirExpr *b);
 MirExpr *mir_not(Kernel *k, MirExpr *a);
+MirExpr *mir_fconst(Kernel *k, double v);
+MirExpr *mir_unary(Kernel *k, MirExprKind kind, MirExpr *a);     /* MX_NOT, MX_NEG, MX_ABS */
+MirExpr *mir_cast(Kernel *k, MirExpr *a, DType to);             /* to DT_NONE: to double */
+void mir_set_var_fp(Kernel *k, int var);                        /* the variable holds a float */
 int64_t mir_eval(const MirExpr *e, const int64_t *vars);     /* asserts mir_eval_checked succeeds */
-/* false on int64 overflow or division by zero (run-time values: the caller reports the error) */
+/* false on int64 overflow, division by zero or a float that is not an int64 (run-time values: the
+ * caller reports the error); a float result converts to the integer it holds (truncated). */
 bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out);
+/* The value with its kind; false as mir_eval_checked (a float never fails but on division by zero). */
+bool mir_eval_num(const MirExpr *e, const int64_t *vars, MirNum *out);
 bool mir_is_const(const MirExpr *e, int64_t *out);
 bool mir_is_sync(const MirInst *i);                   /* set/wait/barrier */
 /* Number of window offsets of a tload / tstore: 5 for an NZ parameter, else 2. */

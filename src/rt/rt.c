@@ -163,6 +163,7 @@ static bool rt_eval_call(Rt *rt, const Expr *e, RtValue *out) {
     switch (e->call.op) {
     case OP_TENSOR_CREATE: return rt_eval_create(rt, e, false, NULL, out);
     case OP_TENSOR_SLICE: return rt_eval_slice(rt, e, out);
+    case OP_TENSOR_READ: case OP_TENSOR_WRITE: return rt_eval_access(rt, e, out);
     default:
         return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "operation %s cannot run in an orchestration function",
                        e->call.op >= 0 ? ir_op_info(e->call.op)->name : "?");
@@ -386,6 +387,8 @@ static void rt_cleanup(Rt *rt) {
     vec_free(&rt->output_vars);
     vec_free(&rt->accesses);
     vec_free(&rt->bufinfo);
+    free(rt->cores_aic);
+    free(rt->cores_aiv);
     arena_free(rt->arena);
 }
 

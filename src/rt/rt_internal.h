@@ -119,12 +119,18 @@ typedef struct Rt {
     VEC(RtAccess) accesses;            /* GM accesses of every block (race check) */
     VEC(RtBufInfo) bufinfo;
     int error_code;
+    int nrun;                          /* tasks [0, nrun) have run (rt_run_pending) */
+    int64_t orch_time;                 /* the orchestrator's clock: tasks submitted now are ready no earlier */
+    int64_t *cores_aic, *cores_aiv;    /* free time of each core across batches */
 } Rt;
 
 /* rt.c */
 bool rt_fail(Rt *rt, int code, Span sp, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool rt_eval(Rt *rt, const Expr *e, RtValue *out);
 bool rt_in_manual_scope(const Rt *rt);
+
+/* rt_access.c: tensor.read / tensor.write in orchestration code */
+bool rt_eval_access(Rt *rt, const Expr *e, RtValue *out);
 
 /* rt_submit.c */
 RtCoreKind rt_kernel_core(const Function *f);        /* RT_CORE_NONE: not submittable */
@@ -157,6 +163,7 @@ void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *ex
 
 /* rt_sched.c */
 bool rt_schedule(Rt *rt, RtResult *res);
+bool rt_run_pending(Rt *rt);                         /* runs the tasks submitted since the last batch */
 
 /* rt_race.c */
 RtAccessSink *rt_access_sink(Rt *rt, int task, int64_t block);

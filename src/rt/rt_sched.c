@@ -1,5 +1,7 @@
 /* rt_sched — scheduling in simulated time and kernel execution (spec §8–§10, §14).
- * Requires: the complete task graph (RtTask.fanins). Produces: start/end cycles per task, the
+ * Requires: the task graph (RtTask.fanins), run in batches: everything at the end, and the tasks
+ *   submitted so far whenever the orchestration reads or writes a tensor element (rt_access.c).
+ * Produces: start/end cycles per task, the
  * makespan, RtResult.tasks. Does: list scheduling — a task is ready when all WAIT producers have
  * ended; ready tasks are taken in (ready time, task index) order; each block goes to the core of
  * its kind that is free earliest (ties: lowest index; MIX blocks take a whole cluster = AIC i plus
@@ -145,26 +147,41 @@ static void rt_fill_result(const Rt *rt, RtResult *res) {
     res->nedges = n;
 }
 
-bool rt_schedule(Rt *rt, RtResult *res) {
-    int n = rt->tasks.len;
-    int *pending = calloc((size_t)(n ? n : 1), sizeof(int));
-    int *nsucc = calloc((size_t)(n + 1), sizeof(int));
-    for (int i = 0; i < n; i++)
-        for (int f = 0; f < rt->tasks.data[i].nfanins; f++)
-            if (rt->tasks.data[i].fanins[f].flags & RT_DEP_WAIT) { pending[i]++; nsucc[rt->tasks.data[i].fanins[f].pred + 1]++; }
-    for (int i = 0; i < n; i++) nsucc[i + 1] += nsucc[i];           /* CSR offsets */
-    int *succ = calloc((size_t)(nsucc[n] ? nsucc[n] : 1), sizeof(int));
-    int *fill = calloc((size_t)(n ? n : 1), sizeof(int));
-    for (int i = 0; i < n; i++)
-        for (int f = 0; f < rt->tasks.data[i].nfanins; f++)
-            if (rt->tasks.data[i].fanins[f].flags & RT_DEP_WAIT) {
-                int p = rt->tasks.data[i].fanins[f].pred;
-                succ[nsucc[p] + fill[p]++] = i;
-            }
-    RtCores cores = { calloc((size_t)rt->tgt->num_aic, sizeof(int64_t)), calloc((size_t)rt->tgt->num_aiv, sizeof(int64_t)),
-                      rt->tgt->num_aic, rt->tgt->num_aiv };
+/* Runs the tasks submitted since the last batch, [rt->nrun, tasks.len): a task is ready when its WAIT
+ * producers of this batch have ended (producers of earlier batches have; their end times count) and
+ * not before the orchestrator's clock rt->orch_time (it may have stalled on a tensor.read). The cores
+ * keep their free times across batches. */
+bool rt_run_pending(Rt *rt) {
+    int lo = rt->nrun, n = rt->tasks.len, m = n - lo;
+    if (m <= 0) return true;
+    if (!rt->cores_aic) {
+        rt->cores_aic = calloc((size_t)rt->tgt->num_aic, sizeof(int64_t));
+        rt->cores_aiv = calloc((size_t)rt->tgt->num_aiv, sizeof(int64_t));
+    }
+    int *pending = calloc((size_t)m, sizeof(int));
+    int *nsucc = calloc((size_t)m + 1, sizeof(int));
+    for (int i = lo; i < n; i++) {
+        RtTask *t = &rt->tasks.data[i];
+        t->ready = rt->orch_time;
+        for (int f = 0; f < t->nfanins; f++) {
+            if (!(t->fanins[f].flags & RT_DEP_WAIT)) continue;
+            int p = t->fanins[f].pred;
+            if (p < lo) { if (rt->tasks.data[p].end > t->ready) t->ready = rt->tasks.data[p].end; continue; }
+            pending[i - lo]++;
+            nsucc[p - lo + 1]++;
+        }
+    }
+    for (int i = 0; i < m; i++) nsucc[i + 1] += nsucc[i];           /* CSR offsets */
+    int *succ = calloc((size_t)(nsucc[m] ? nsucc[m] : 1), sizeof(int));
+    int *fill = calloc((size_t)m, sizeof(int));
+    for (int i = lo; i < n; i++)
+        for (int f = 0; f < rt->tasks.data[i].nfanins; f++) {
+            int p = rt->tasks.data[i].fanins[f].pred;
+            if ((rt->tasks.data[i].fanins[f].flags & RT_DEP_WAIT) && p >= lo) succ[nsucc[p - lo] + fill[p - lo]++] = i;
+        }
+    RtCores cores = { rt->cores_aic, rt->cores_aiv, rt->tgt->num_aic, rt->tgt->num_aiv };
     RtHeap heap = {0};
-    for (int i = 0; i < n; i++) { rt->tasks.data[i].ready = 0; if (!pending[i]) rt_heap_push(&heap, 0, i); }
+    for (int i = lo; i < n; i++) if (!pending[i - lo]) rt_heap_push(&heap, rt->tasks.data[i].ready, i);
     bool ok = true;
     int ndone = 0;
     while (heap.len && ok) {
@@ -175,15 +192,21 @@ bool rt_schedule(Rt *rt, RtResult *res) {
         t = &rt->tasks.data[it.idx];
         t->done = true;
         ndone++;
-        for (int k = nsucc[it.idx]; k < nsucc[it.idx + 1]; k++) {
+        for (int k = nsucc[it.idx - lo]; k < nsucc[it.idx - lo + 1]; k++) {
             RtTask *c = &rt->tasks.data[succ[k]];
             if (t->end > c->ready) c->ready = t->end;
-            if (--pending[succ[k]] == 0) rt_heap_push(&heap, c->ready, succ[k]);
+            if (--pending[succ[k] - lo] == 0) rt_heap_push(&heap, c->ready, succ[k]);
         }
     }
-    PTOC_ASSERT(!ok || ndone == n, "task graph has a cycle (%d of %d tasks ran)", ndone, n);
+    PTOC_ASSERT(!ok || ndone == m, "task graph has a cycle (%d of %d tasks ran)", ndone, m);
     vec_free(&heap);
-    free(cores.aic); free(cores.aiv); free(pending); free(nsucc); free(succ); free(fill);
+    free(pending); free(nsucc); free(succ); free(fill);
+    rt->nrun = n;
+    return ok;
+}
+
+bool rt_schedule(Rt *rt, RtResult *res) {
+    bool ok = rt_run_pending(rt);
     if (ok) rt_fill_result(rt, res);
     if (ok && rt->opt && rt->opt->race_check) rt_check_races(rt, res);
     return ok;

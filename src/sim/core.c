@@ -125,7 +125,7 @@ static bool issue(SimRun *s, const MirInst *i) {
         return sim_hard_error(s, i, "an offset overflows or divides by zero");
     }
     /* a vector scalar operand takes the loop variables' values at issue, as the scalar unit does */
-    if (i->op == MI_VOP && i->scalar && !mir_eval_checked(i->scalar, s->vars, &d.off0))
+    if (i->op == MI_VOP && i->scalar && !mir_eval_num(i->scalar, s->vars, &d.sc))
         return sim_hard_error(s, i, "the scalar operand overflows or divides by zero");
     if (i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG) {
         int ev = resolve_event(s, i);
@@ -194,7 +194,17 @@ static void init_vars(SimRun *s) {
         const MirParam *q = &k->params[p];
         if (q->is_tensor || q->var <= 0 || q->var > k->nvars) continue;
         PTOC_ASSERT(s->gm && s->gm[p], "kernel %s: no value for scalar parameter '%s'", k->name, q->name);
-        memcpy(&s->vars[q->var - 1], s->gm[p], sizeof(int64_t));
+        if (q->dtype == DT_FP32) {           /* the runtime passes an FP32 scalar as its float bits */
+            float f;
+            memcpy(&f, s->gm[p], sizeof f);
+            double v = f;
+            memcpy(&s->vars[q->var - 1], &v, sizeof v);
+        } else if (dtype_is_float(q->dtype)) {   /* a double's bits; the parameter holds a value of its dtype */
+            double v;
+            memcpy(&v, s->gm[p], sizeof v);
+            v = dtype_round_float(q->dtype, v);
+            memcpy(&s->vars[q->var - 1], &v, sizeof v);
+        } else memcpy(&s->vars[q->var - 1], s->gm[p], sizeof(int64_t));
     }
 }
 

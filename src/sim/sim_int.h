@@ -74,7 +74,18 @@ typedef struct SimDyn {
     int16_t pipe;                /* queue it was issued to (PIPE_ALL for a PIPE_ALL barrier) */
     int16_t event;               /* resolved event id */
     int32_t snap;                /* PIPE_ALL barrier: index of its per-pipe seq snapshot */
+    MirNum sc;                   /* MI_VOP with inst->scalar: the scalar operand's value at issue */
 } SimDyn;
+
+/* The scalar operand of a vector instruction as an element of type t stores it (spec/ops.md §4.2):
+ * a run-time integer wraps to t, a run-time float (or the constant imm) rounds to nearest even for
+ * a float t and truncates and saturates for an integer t. */
+static inline double sim_vop_scalar(const SimDyn *d, DType t) {
+    const MirInst *i = d->inst;
+    if (i->scalar && !d->sc.fp) return dtype_convert(t, DT_INT64, (double)d->sc.i, DT_ROUND_RINT);
+    double v = i->scalar ? d->sc.f : i->imm;
+    return dtype_convert(t, DT_FP32, v, dtype_is_float(t) ? DT_ROUND_RINT : DT_ROUND_TRUNC);
+}
 
 typedef struct SimFlag {
     bool set;

@@ -169,19 +169,17 @@ static int64_t wrap_to(DType t, int64_t v) {
     }
 }
 
-/* The scalar converted to dst's dtype (spec/ops.md §4.2): an integer expression's value, or imm
- * (already a value of the dtype; rounded / wrapped again defensively). */
+/* The scalar converted to dst's dtype (spec/ops.md §4.2, sim_vop_scalar); a run-time integer wraps
+ * to an integer dtype exactly (no trip through double). */
 static void set_scalar(Vop *x, const SimDyn *d) {
     DType t = x->d->buf->dtype;
-    if (x->i->scalar) {
-        x->si = wrap_to(t, d->off0);
-        x->sd = dtype_is_float(t) ? dtype_round_float(t, (double)d->off0) : (double)x->si;
+    if (x->i->scalar && !d->sc.fp && !dtype_is_float(t)) {
+        x->si = wrap_to(t, d->sc.i);
+        x->sd = (double)x->si;
         return;
     }
-    double v = x->i->imm;
-    double c = v != v ? 0.0 : v < -9.2e18 ? -9.2e18 : v > 9.2e18 ? 9.2e18 : v;   /* an int64 */
-    x->si = wrap_to(t, (int64_t)c);
-    x->sd = dtype_is_float(t) ? dtype_round_float(t, v) : (double)x->si;
+    x->sd = sim_vop_scalar(d, t);
+    x->si = dtype_is_float(t) ? 0 : (int64_t)x->sd;
 }
 
 static bool div_by_zero(const Vop *x, int64_t r, int64_t c) {

@@ -62,7 +62,7 @@ static void exec_cmp(SimRun *s, const SimDyn *d, bool scalar) {
     const SimView *D = &s->views[i->dst], *A = &s->views[i->src0], *B = scalar ? NULL : &s->views[i->src1];
     DType t = A->buf->dtype;
     double sv = 0;
-    if (scalar) sv = i->scalar ? (dtype_is_float(t) ? dtype_round_float(t, (double)d->off0) : (double)d->off0) : i->imm;
+    if (scalar) sv = sim_vop_scalar(d, t);
     int64_t R = A->buf->valid_rows, C = A->buf->valid_cols;
     for (int64_t r = 0; r < R; r++)
         for (int64_t w = 0; w * 8 < C; w++) {
@@ -86,8 +86,7 @@ static void exec_sel(SimRun *s, const SimDyn *d, bool scalar) {
     uint8_t sv[8] = { 0 };
     if (scalar) {
         DType t = D->buf->dtype;
-        double v = i->scalar ? (double)d->off0 : i->imm;
-        sim_write_elem(t, sv, dtype_is_float(t) ? dtype_round_float(t, v) : dtype_convert(t, DT_INT64, v, DT_ROUND_TRUNC));
+        sim_write_elem(t, sv, sim_vop_scalar(d, t));
     }
     for (int64_t r = 0; r < D->buf->valid_rows; r++)
         for (int64_t c = 0; c < D->buf->valid_cols; c++) {
