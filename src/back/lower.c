@@ -154,6 +154,41 @@ static void lower_matmul_acc(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     if (!lit || !pv) { MirInst *m = inst(l, eb, MI_TMATMUL_ACC, dst, sa, sp); m->src1 = sb; m->src2 = acc; }
 }
 
+/* tile.read / tile.write (S, on a Vec tile) and tensor.read / tensor.write (S, one GM element of a
+ * parameter); a read binds its result variable to a fresh kernel variable the instruction fills. */
+static void lower_access(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
+    Expr **a = c->call.args;
+    bool tile = c->call.op == OP_TILE_READ || c->call.op == OP_TILE_WRITE;
+    bool read = c->call.op == OP_TILE_READ || c->call.op == OP_TENSOR_READ;
+    MirOp op = tile ? (read ? MI_TGETVAL : MI_TSETVAL) : (read ? MI_GGETVAL : MI_GSETVAL);
+    MirInst *i = mir_inst_new(l->k, op, PIPE_S);
+    i->loc = sp;
+    int n = a[1]->kind == EX_TUPLE ? a[1]->tuple.n : 1;
+    if (tile) {
+        int buf = buf_of(l, a[0], sp);
+        if (buf >= 0 && l->k->bufs[buf].space != MS_VEC)
+            fail(l, sp, "kernel '%s': %s of a tile in %s: the scalar unit reads and writes Vec tiles only (move it to Vec first)",
+                 l->f->name, ir_op_info(c->call.op)->name, memspace_name(l->k->bufs[buf].space));
+        if (read) i->src0 = buf;
+        else i->dst = buf;
+        if (n != 2) fail(l, sp, "kernel '%s': %s needs 2 indices", l->f->name, ir_op_info(c->call.op)->name);
+    } else {
+        i->param = param_of(l, a[0], sp);
+        if (i->param >= 0 && (l->k->params[i->param].layout == MIR_LAYOUT_NZ || l->k->params[i->param].rank != n))
+            fail(l, sp, "kernel '%s': %s of '%s': one index per dimension of a row-major (ND or DN) tensor is supported",
+                 l->f->name, ir_op_info(c->call.op)->name, l->k->params[i->param].name);
+    }
+    if (!l->ok) return;
+    for (int d = 0; d < n && d < MIR_MAX_RANK; d++) i->off[d] = lower_expr(l, a[1]->kind == EX_TUPLE ? a[1]->tuple.items[d] : a[1]);
+    if (read) {
+        if (!v) { fail(l, sp, "kernel '%s': the value read is unused", l->f->name); return; }
+        i->var = mir_add_var(l->k, v->name);
+        if (dtype_is_float(v->type->dtype)) mir_set_var_fp(l->k, i->var);
+        bind_scalar(l, v, mir_var(l->k, i->var));
+    } else i->scalar = lower_expr(l, a[2]);
+    mir_block_push(l->k, b, i);
+}
+
 static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     Expr **a = c->call.args;
     MirInst *i;
@@ -193,6 +228,7 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         i = inst(l, b, MI_TINSERT, buf_of(l, ir_ref(v), sp), buf_of(l, a[1], sp), sp);
         offsets(l, i, a[2], sp);
         return;
+    case OP_TILE_READ: case OP_TILE_WRITE: case OP_TENSOR_READ: case OP_TENSOR_WRITE: lower_access(l, b, v, c, sp); return;
     default:
         if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_VEC) && (ir_op_info(c->call.op)->flags & OPF_TILE)) {
             lower_vec(l, b, v, c, sp);

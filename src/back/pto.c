@@ -471,6 +471,76 @@ static void emit_control(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     sb_free(&c);
 }
 
+/* name = v (of element type dt) as the scalar expressions see it: an f32 or an index. */
+static void scalar_in(Pto *p, const char *v, DType dt, const char *name, StrBuf *o, int ind) {
+    sb_indent(o, ind);
+    if (dt == DT_FP32) sb_printf(o, "%s = arith.bitcast %s : f32 to f32\n", name, v);
+    else if (dtype_is_float(dt)) sb_printf(o, "%s = arith.extf %s : %s to f32\n", name, v, dtype_pto(dt));
+    else sb_printf(o, "%s = arith.index_cast %s : %s to index\n", name, v, dtype_pto(dt));
+}
+
+/* v (an f32 or index expression) converted to element type dt into name. */
+static void scalar_out(Pto *p, const MirExpr *e, DType dt, StrBuf *name, StrBuf *o, int ind) {
+    StrBuf v = { 0 };
+    expr(p, e, o, ind, &v);
+    new_tmp(p, name);
+    sb_indent(o, ind);
+    if (e->fp && dt == DT_FP32) sb_printf(o, "%s = arith.bitcast %s : f32 to f32\n", sb_cstr(name), sb_cstr(&v));
+    else if (e->fp && dtype_is_float(dt)) sb_printf(o, "%s = arith.truncf %s : f32 to %s\n", sb_cstr(name), sb_cstr(&v), dtype_pto(dt));
+    else if (e->fp) sb_printf(o, "%s = arith.fptosi %s : f32 to %s\n", sb_cstr(name), sb_cstr(&v), dtype_pto(dt));
+    else if (dtype_is_float(dt)) sb_printf(o, "%s = arith.sitofp %s : index to %s\n", sb_cstr(name), sb_cstr(&v), dtype_pto(dt));
+    else sb_printf(o, "%s = arith.index_cast %s : index to %s\n", sb_cstr(name), sb_cstr(&v), dtype_pto(dt));
+    sb_free(&v);
+}
+
+/* tgetval / tsetval: the element's offset is the row-major flattening of (row, col) over the tile's
+ * physical shape, as upstream emits it; ggetval / gsetval index the tensor view. */
+static void emit_scalar_access(Pto *p, const MirInst *i, StrBuf *o, int ind) {
+    bool tile = i->op == MI_TGETVAL || i->op == MI_TSETVAL, get = i->op == MI_TGETVAL || i->op == MI_GGETVAL;
+    int b = i->op == MI_TGETVAL ? i->src0 : i->dst;
+    DType dt = tile ? p->k->bufs[b].dtype : p->k->params[i->param].dtype;
+    StrBuf idx = { 0 }, val = { 0 }, res = { 0 }, var = { 0 };
+    if (tile) {                       /* off = row * cols + col */
+        StrBuf r = { 0 }, c = { 0 }, m = { 0 };
+        expr(p, i->off[0], o, ind, &r);
+        expr(p, i->off[1], o, ind, &c);
+        new_tmp(p, &m);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.muli %s, ", sb_cstr(&m), sb_cstr(&r));
+        cname(p, p->k->bufs[b].cols, false, o);
+        sb_puts(o, " : index\n");
+        new_tmp(p, &idx);
+        sb_indent(o, ind);
+        sb_printf(o, "%s = arith.addi %s, %s : index\n", sb_cstr(&idx), sb_cstr(&m), sb_cstr(&c));
+        sb_free(&r); sb_free(&c); sb_free(&m);
+    } else {
+        for (int d = 0, n = mir_gm_noff(p->k, i); d < n; d++) {
+            StrBuf x = { 0 };
+            expr(p, i->off[d], o, ind, &x);
+            sb_printf(&idx, "%s%s", d ? ", " : "", sb_cstr(&x));
+            sb_free(&x);
+        }
+    }
+    if (!get) scalar_out(p, i->scalar, dt, &val, o, ind);
+    else new_tmp(p, &res);
+    sb_indent(o, ind);
+    if (tile && get) {
+        sb_printf(o, "%s = pto.tgetval ins(", sb_cstr(&res)); bname(p, b, o); sb_printf(o, ", %s : ", sb_cstr(&idx));
+        tile_type(p, b, o); sb_printf(o, ", index) : %s", dtype_pto(dt));
+    } else if (tile) {
+        sb_printf(o, "pto.tsetval ins(%s, %s : index, %s) outs(", sb_cstr(&idx), sb_cstr(&val), dtype_pto(dt));
+        bname(p, b, o); sb_puts(o, " : "); tile_type(p, b, o); sb_putc(o, ')');
+    } else if (get) sb_printf(o, "%s = pto.load_scalar %%%s_view[%s] : %s", sb_cstr(&res), p->param_names[i->param], sb_cstr(&idx), dtype_pto(dt));
+    else sb_printf(o, "pto.store_scalar %s, %%%s_view[%s] : %s", sb_cstr(&val), p->param_names[i->param], sb_cstr(&idx), dtype_pto(dt));
+    loc(i, o);
+    if (get) {
+        sb_putc(&var, '%');
+        ident(&var, p->k->vars[i->var]);
+        scalar_in(p, sb_cstr(&res), dt, sb_cstr(&var), o, ind);
+    }
+    sb_free(&idx); sb_free(&val); sb_free(&res); sb_free(&var);
+}
+
 static void emit_inst(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     switch (i->op) {
     case MI_TLOAD: case MI_TSTORE: emit_load_store(p, i, o, ind); return;
@@ -478,6 +548,7 @@ static void emit_inst(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     case MI_TINSERT: emit_dps(p, i, "tinsert", &i->src0, 1, true, o, ind); return;
     case MI_TMOV: emit_dps(p, i, "tmov", &i->src0, 1, false, o, ind); return;
     case MI_VOP: emit_vop(p, i, o, ind); return;
+    case MI_TGETVAL: case MI_TSETVAL: case MI_GGETVAL: case MI_GSETVAL: emit_scalar_access(p, i, o, ind); return;
     case MI_TMATMUL: { int s[2] = { i->src0, i->src1 }; emit_dps(p, i, "tmatmul", s, 2, false, o, ind); return; }
     case MI_TMATMUL_ACC: {
         int s[3] = { i->src2 >= 0 ? i->src2 : i->dst, i->src0, i->src1 };

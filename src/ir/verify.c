@@ -60,7 +60,7 @@ static void check_use(Expr *e, void *ud) {
             if (!e->call.args[i]) fail(u->v, u->sp, "call with a missing argument");
         if (e->call.op == OP_NONE && !e->call.callee) fail(u->v, u->sp, "call of unresolved function '%s'", e->call.callee_name);
         if ((u->v->props & IRP_INCORE_TILE_OPS) && ir_functype_is_incore(u->v->f->type) && e->call.op != OP_NONE &&
-            (ir_op_info(e->call.op)->flags & OPF_TENSOR))
+            (ir_op_info(e->call.op)->flags & OPF_TENSOR) && !(ir_op_info(e->call.op)->flags & OPF_ACCESS))
             fail(u->v, u->sp, "tensor op %s remains in a kernel", ir_op_info(e->call.op)->name);
     }
 }

@@ -298,7 +298,19 @@ bool mir_is_const(const MirExpr *e, int64_t *out) {
 
 bool mir_is_sync(const MirInst *i) { return i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG || i->op == MI_BARRIER; }
 
+static const char *const op_names[] = { "tload", "tstore", "textract", "tmov", "tmatmul", "tmatmul.acc", "tmatmul.bias",
+                                        "tinsert", "vop", "tgetval", "tsetval", "ggetval", "gsetval", "set_flag",
+                                        "wait_flag", "pipe_barrier", "for", "if" };
+_Static_assert(sizeof op_names / sizeof op_names[0] == MI_IF + 1, "one name per MirOp");
+
+const char *mir_op_name(MirOp op) { return op >= 0 && op <= MI_IF ? op_names[op] : "?"; }
+
+bool mir_is_scalar_access(const MirInst *i) {
+    return i->op == MI_TGETVAL || i->op == MI_TSETVAL || i->op == MI_GGETVAL || i->op == MI_GSETVAL;
+}
+
 int mir_gm_noff(const Kernel *k, const MirInst *i) {
+    if ((i->op == MI_GGETVAL || i->op == MI_GSETVAL) && i->param >= 0 && i->param < k->nparams) return k->params[i->param].rank;
     bool gm = (i->op == MI_TLOAD || i->op == MI_TSTORE) && i->param >= 0 && i->param < k->nparams;
     return gm && k->params[i->param].layout == MIR_LAYOUT_NZ ? 5 : 2;
 }
@@ -357,6 +369,10 @@ bool mir_inst_access(const Kernel *k, const MirInst *i, MirAccess *reads, int *n
         }
         if (i->src2 >= 0) reads[nr++] = buf_access(k, i->src2);
         writes[nw++] = buf_access(k, i->dst); break;
+    case MI_TGETVAL: reads[nr++] = buf_access(k, i->src0); break;
+    case MI_TSETVAL: writes[nw++] = buf_access(k, i->dst); break;
+    case MI_GGETVAL: reads[nr++] = gm_access(k, i->param); break;
+    case MI_GSETVAL: writes[nw++] = gm_access(k, i->param); break;
     default:
         *nreads = *nwrites = 0;
         return false;
@@ -385,6 +401,7 @@ Pipe mir_pipe_for(const Kernel *k, MirOp op, int dst, int src0) {
     case MI_TINSERT: return PIPE_FIX;
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS: return PIPE_M;
     case MI_VOP: return PIPE_V;
+    case MI_TGETVAL: case MI_TSETVAL: case MI_GGETVAL: case MI_GSETVAL: return PIPE_S;
     default: return PIPE_NONE;
     }
 }
@@ -425,8 +442,6 @@ void mir_print_expr(const Kernel *k, const MirExpr *e, StrBuf *out) {
     if (pb) sb_putc(out, ')');
 }
 
-static const char *op_names[] = { "tload", "tstore", "textract", "tmov", "tmatmul", "tmatmul.acc", "tmatmul.bias",
-                                  "tinsert", "vop", "set_flag", "wait_flag", "pipe_barrier", "for", "if" };
 
 static void dump_block(const Kernel *k, const MirBlock *b, StrBuf *out, int ind);
 
@@ -455,7 +470,7 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
     case MI_BARRIER: sb_printf(out, "pipe_barrier(%s)\n", mir_pipe_name(i->pipe)); return;
     default: break;
     }
-    sb_printf(out, "%-12s [%s]", i->op == MI_VOP ? mir_vop_pto(i->vop) : op_names[i->op], mir_pipe_name(i->pipe));
+    sb_printf(out, "%-12s [%s]", i->op == MI_VOP ? mir_vop_pto(i->vop) : mir_op_name(i->op), mir_pipe_name(i->pipe));
     if (i->dst >= 0) sb_printf(out, " dst=%s", k->bufs[i->dst].name);
     if (i->src0 >= 0) sb_printf(out, " src0=%s", k->bufs[i->src0].name);
     if (i->src1 >= 0) sb_printf(out, " src1=%s", k->bufs[i->src1].name);
@@ -470,6 +485,8 @@ static void dump_inst(const Kernel *k, const MirInst *i, StrBuf *out, int ind) {
         sb_putc(out, ')');
     }
     if (i->atomic_add) sb_puts(out, " atomic_add");
+    if (i->op == MI_TGETVAL || i->op == MI_GGETVAL) sb_printf(out, " -> %s", k->vars[i->var]);
+    if ((i->op == MI_TSETVAL || i->op == MI_GSETVAL) && i->scalar) { sb_puts(out, " value="); mir_print_expr(k, i->scalar, out); }
     if (i->op == MI_VOP) {
         MirVecKind vk = mir_vop_kind(i->vop);
         if (vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS || vk == MVK_SELS) {

@@ -168,6 +168,11 @@ typedef enum {
     MI_TMATMUL_BIAS, /* dst(acc) = src0 * src1 + src2(bias)                                          M */
     MI_TINSERT,      /* dst buf window at (off[0], off[1]) <- src0                                   FIX */
     MI_VOP,          /* vector instruction vop (MirVecOp) on Vec buffers                            V */
+    /* scalar element access (spec/ops.md §4.9); the scalar unit waits for a read's value */
+    MI_TGETVAL,      /* vars[var] = element (off[0], off[1]) of buffer src0 (logical indices)        S */
+    MI_TSETVAL,      /* element (off[0], off[1]) of buffer dst = scalar, converted to its dtype      S */
+    MI_GGETVAL,      /* vars[var] = element at index (off[0], ..) of GM parameter param              S */
+    MI_GSETVAL,      /* element at index (off[0], ..) of GM parameter param = scalar                  S */
     MI_SET_FLAG,     /* set (src_pipe -> dst_pipe, event) ; issued on src_pipe */
     MI_WAIT_FLAG,    /* wait (src_pipe -> dst_pipe, event) ; issued on dst_pipe */
     MI_BARRIER,      /* pipe_barrier(pipe) ; PIPE_ALL drains every pipe */
@@ -190,7 +195,7 @@ struct MirInst {
     bool atomic_add;          /* tstore */
     /* MI_VOP */
     MirVecOp vop;
-    MirExpr *scalar;          /* MVK_SCALAR / MVK_FILL: an integer scalar operand, or NULL: use imm */
+    MirExpr *scalar;          /* MVK_SCALAR / MVK_FILL: a run-time scalar operand, or NULL: use imm; T/GSETVAL: the value */
     double imm;               /* the constant scalar operand (already a value of the dst dtype) */
     int mode;                 /* MVK_CAST: MirRound; MVK_FILLPAD: PadValue (1 zero, 2 max, 3 min); MVK_CMP(S): MirCmp */
     /* sync */
@@ -200,7 +205,7 @@ struct MirInst {
     int event_var;
     bool compensation;        /* a pre-set or drain inserted for a loop-carried pair */
     /* control flow */
-    int var;                  /* MI_FOR: loop variable index */
+    int var;                  /* MI_FOR: loop variable index; MI_TGETVAL / MI_GGETVAL: the variable read into */
     MirExpr *start, *stop, *step;
     MirBlock body;            /* MI_FOR body */
     MirExpr *cond;            /* MI_IF */
@@ -244,7 +249,10 @@ bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out);
 bool mir_eval_num(const MirExpr *e, const int64_t *vars, MirNum *out);
 bool mir_is_const(const MirExpr *e, int64_t *out);
 bool mir_is_sync(const MirInst *i);                   /* set/wait/barrier */
-/* Number of window offsets of a tload / tstore: 5 for an NZ parameter, else 2. */
+const char *mir_op_name(MirOp op);                   /* "tload"; a vector instruction is named by mir_vop_pto */
+bool mir_is_scalar_access(const MirInst *i);         /* T/G GETVAL / SETVAL */
+/* Number of offsets of a GM instruction: tload / tstore: 5 for an NZ parameter, else 2; a scalar GM
+ * access: the parameter's rank (one index per dimension). */
 int mir_gm_noff(const Kernel *k, const MirInst *i);
 /* The logical matrix a GM parameter holds: R x C (NZ: unblocked; ND: leading dims folded into rows). */
 void mir_param_matrix(const MirParam *p, int64_t *rows, int64_t *cols);

@@ -180,6 +180,40 @@ static bool carried_types_agree(PassCtx *ctx, const StmtList *body, const VarLis
     return true;
 }
 
+/* tensor.read / tensor.write stay scalar GM accesses (spec/ops.md §3.1 item 5), unless the tensor is
+ * now a tile (the result of a converted vector op): then they are tile.read / tile.write of it. A
+ * slice is read through its base tensor at the offset indices. */
+static bool convert_access(Conv *cv, Stmt *s) {
+    Expr *call = s->assign.value, *x = call->call.args[0];
+    bool write = call->call.op == OP_TENSOR_WRITE;
+    if (x->type && x->type->kind == TY_TILE) {
+        call->call.op = write ? OP_TILE_WRITE : OP_TILE_READ;
+        if (write) s->assign.var->type = x->type;
+        return ir_deduce_call(cv->ctx->ir, call);
+    }
+    Stmt *def = x->kind == EX_VAR ? ctt_def_of(&cv->f->body, x->var) : NULL;
+    if (def && pass_is_op(def->assign.value, OP_TENSOR_SLICE) && write) {
+        diag_error(cv->ctx->diag, call->span, "tensor.write of a slice inside pl.at is not supported by ptoc yet; write the "
+                   "element of the sliced tensor at the offset index");
+        return false;
+    }
+    if (def && pass_is_op(def->assign.value, OP_TENSOR_SLICE)) {
+        Expr *base = def->assign.value->call.args[0], *offs = def->assign.value->call.args[2], *idx = call->call.args[1];
+        int n = idx->kind == EX_TUPLE ? idx->tuple.n : 1;
+        if (offs->kind != EX_TUPLE || offs->tuple.n != n || base->type->rank != n) {
+            diag_error(cv->ctx->diag, call->span, "tensor.read of this slice inside pl.at is not supported by ptoc yet");
+            return false;
+        }
+        Expr **sum = ARENA_ARRAY(cv->ctx->ir->arena, Expr *, n);
+        for (int d = 0; d < n; d++)
+            sum[d] = ir_binary(cv->ctx->ir, BIN_ADD, offs->tuple.items[d], idx->kind == EX_TUPLE ? idx->tuple.items[d] : idx);
+        call->call.args[0] = base;
+        call->call.args[1] = ir_tuple(cv->ctx->ir, sum, n);
+        return ir_deduce_call(cv->ctx->ir, call);
+    }
+    return true;
+}
+
 static bool convert_list(Conv *outer, StmtList *l, bool top) {
     PassCtx *ctx = outer->ctx;
     Function *f = outer->f;
@@ -212,6 +246,9 @@ static bool convert_list(Conv *outer, StmtList *l, bool top) {
             continue;
         }
         switch (call->call.op) {
+        case OP_TENSOR_READ: case OP_TENSOR_WRITE:   /* a GM scalar access, or one of a tensor now held in a tile */
+            if (!convert_access(&cv, s)) return false;
+            break;
         case OP_TENSOR_MATMUL: if (!convert_matmul(&cv, s)) return false; break;
         case OP_TENSOR_ASSEMBLE: if (!convert_assemble(&cv, s)) return false; break;
         case OP_TENSOR_SLICE:
@@ -235,7 +272,7 @@ static void slice_use(Expr *e, void *ud) {
     if (e->kind != EX_CALL) return;
     for (int i = 0; i < e->call.nargs; i++)
         if (e->call.args[i]->kind == EX_VAR && e->call.args[i]->var == u->v && !pass_is_op(e, OP_TENSOR_MATMUL) &&
-            !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)))
+            !pass_is_op(e, OP_TENSOR_READ) && !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)))
             u->other = true;
 }
 static bool only_feeds_matmul(Function *f, Var *v) {

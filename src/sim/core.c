@@ -3,7 +3,9 @@
  * Requires: a Kernel whose buffers fit the core's spaces; GM parameter pointers.
  * Produces: the dynamic instruction stream (loops unrolled, ifs evaluated, offsets and event IDs
  * resolved) distributed to per-pipe queues, then a SimResult from the pipe engine (pipes.c).
- * Does: the scalar unit never blocks; it issues one instruction per cycle in program order. */
+ * Does: the scalar unit issues one instruction per cycle in program order; it blocks only on an
+ * element read (tgetval / ggetval), whose value later instructions may use: the pipe engine then runs
+ * up to the read, and the issue clock resumes after it. */
 #include "sim/sim_int.h"
 
 #include <stdlib.h>
@@ -99,6 +101,16 @@ static Pipe issue_pipe(const SimRun *s, const MirInst *i) {
 static bool check_operands(SimRun *s, const MirInst *i) {
     if (mir_is_sync(i)) return true;
     if (i->op == MI_VOP) return sim_vop_check(s, i);   /* operands depend on the vector kind */
+    if (mir_is_scalar_access(i)) {
+        int b = i->op == MI_TGETVAL ? i->src0 : i->dst;
+        bool tile = i->op == MI_TGETVAL || i->op == MI_TSETVAL, get = i->op == MI_TGETVAL || i->op == MI_GGETVAL;
+        if (tile && !SIM_IS_VEC_BUF(s, b)) return sim_hard_error(s, i, "%s needs a Vec buffer (id %d)", mir_op_name(i->op), b);
+        if (!tile && (i->param < 0 || i->param >= s->k->nparams || !s->k->params[i->param].is_tensor))
+            return sim_hard_error(s, i, "invalid GM parameter %d", i->param);
+        if (get ? i->var < 0 || i->var >= s->k->nvars : !i->scalar)
+            return sim_hard_error(s, i, "%s without its %s", mir_op_name(i->op), get ? "variable" : "value");
+        return true;
+    }
     bool need[4] = { i->op != MI_TSTORE, i->op != MI_TLOAD,
                      i->op == MI_TMATMUL || i->op == MI_TMATMUL_ACC || i->op == MI_TMATMUL_BIAS,
                      i->op == MI_TMATMUL_BIAS };
@@ -117,15 +129,17 @@ static bool issue(SimRun *s, const MirInst *i) {
     Pipe p = issue_pipe(s, i);
     if (p < 0 || p >= PIPE_COUNT) return sim_hard_error(s, i, "instruction on invalid pipe %d", (int)p);
     if (s->dyn.len >= SIM_MAX_DYN) return sim_hard_error(s, i, "more than %d dynamic instructions", SIM_MAX_DYN);
-    SimDyn d = { .inst = i, .order = s->dyn.len, .pipe = (int16_t)p, .snap = -1 };
+    SimDyn d = { .inst = i, .order = s->dyn.len, .t_issue = s->dyn.len + s->stall, .pipe = (int16_t)p, .snap = -1 };
     if (i->op == MI_TLOAD || i->op == MI_TSTORE) {
         if (!sim_gm_origin(s, i, &d.off0, &d.off1)) return false;
+    } else if (i->op == MI_GGETVAL || i->op == MI_GSETVAL) {
+        if (!sim_scalar_issue(s, i, &d)) return false;
     } else if ((i->off[0] && !mir_eval_checked(i->off[0], s->vars, &d.off0)) ||
                (i->off[1] && !mir_eval_checked(i->off[1], s->vars, &d.off1))) {
         return sim_hard_error(s, i, "an offset overflows or divides by zero");
     }
     /* a vector scalar operand takes the loop variables' values at issue, as the scalar unit does */
-    if (i->op == MI_VOP && i->scalar && !mir_eval_num(i->scalar, s->vars, &d.sc))
+    if ((i->op == MI_VOP || i->op == MI_TSETVAL || i->op == MI_GSETVAL) && i->scalar && !mir_eval_num(i->scalar, s->vars, &d.sc))
         return sim_hard_error(s, i, "the scalar operand overflows or divides by zero");
     if (i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG) {
         int ev = resolve_event(s, i);
@@ -142,6 +156,12 @@ static bool issue(SimRun *s, const MirInst *i) {
     d.seq = ++s->issued[p];
     vec_push(&s->queue[p], d.order);
     vec_push(&s->dyn, d);
+    if (i->op == MI_TGETVAL || i->op == MI_GGETVAL) {
+        /* the scalar unit needs the value: it waits until the read has run, then issues on */
+        if (!sim_run_pipes_until(s, d.order)) return false;
+        int64_t done = s->eng.pipe_free[PIPE_S], next = s->dyn.len + s->stall;
+        if (done > next) s->stall += done - next;
+    }
     return true;
 }
 
@@ -240,9 +260,9 @@ bool sim_run(SimCore *c, const Kernel *k, void **gm, const SimOptions *o, SimRes
     for (int b = 0; b < k->nbufs && ok; b++) ok = sim_build_view(s, &k->bufs[b], &s->views[b]);
     if (ok) {
         init_vars(s);
+        if (s->o->race_check) sim_race_init(s);      /* before the walk: a scalar read runs the pipes early */
         ok = walk_block(s, &k->body);
     }
-    if (ok && s->o->race_check) sim_race_init(s);
     if (ok) ok = sim_run_pipes(s);
     if (ok) report_left_tokens(s);
     r->cube_util = r->cycles > 0 ? (double)r->pipe_busy[PIPE_M] / (double)r->cycles : 0.0;

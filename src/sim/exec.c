@@ -35,7 +35,7 @@ static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t
 }
 
 /* Records that one row of a window, elements [lo, hi) of the parameter, was touched. */
-static void record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
+void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
     if (!s->o->record_gm || hi <= lo) return;
     SimResult *r = s->r;
     if (r->gm.len) {
@@ -53,7 +53,7 @@ static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr
     if (!g->g.nz) {
         for (int64_t r = 0; r < nr; r++) {
             int64_t e0 = (d->off0 + r) * g->g.rs + d->off1 * g->g.cs;
-            record_gm(s, param, e0, e0 + (nc - 1) * g->g.cs + 1, write, atomic);
+            sim_record_gm(s, param, e0, e0 + (nc - 1) * g->g.cs + 1, write, atomic);
         }
         return;
     }
@@ -62,7 +62,7 @@ static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr
         if (run > nc - c) run = nc - c;
         for (int64_t r = 0; r < nr; r++) {
             int64_t e0 = sim_gm_offset(&g->g, d->off0 + r, d->off1 + c);
-            record_gm(s, param, e0, e0 + run, write, atomic);
+            sim_record_gm(s, param, e0, e0 + run, write, atomic);
         }
         c += run;
     }
@@ -168,6 +168,7 @@ bool sim_exec(SimRun *s, const SimDyn *d) {
     case MI_TINSERT: return exec_tinsert(s, d);
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS: return sim_exec_matmul(s, d);
     case MI_VOP: return sim_exec_vop(s, d);
+    case MI_TGETVAL: case MI_TSETVAL: case MI_GGETVAL: case MI_GSETVAL: return sim_exec_scalar(s, d);
     default: return true;
     }
 }

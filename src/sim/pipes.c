@@ -8,7 +8,8 @@
  * the earliest start time (ties: issue order). A wait_flag head can start once its flag is set; an
  * instruction issued after a pending pipe_barrier(PIPE_ALL) waits for it; the PIPE_ALL barrier
  * starts when every earlier-issued instruction has completed. When nothing can start but queues are
- * non-empty, the earliest-issued blocked wait is reported and released as if satisfied. */
+ * non-empty, the earliest-issued blocked wait is reported and released as if satisfied. The walk may
+ * run the engine ahead, up to a scalar read whose value it needs (sim_run_pipes_until). */
 #include "sim/sim_int.h"
 
 #include <math.h>
@@ -132,17 +133,17 @@ int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i) {
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS:
         return mad_cycles(t, &k->bufs[i->src0], &k->bufs[i->src1]);
     case MI_VOP: { int64_t c = vec_cycles(k, i); return c < 1 ? 1 : c; }
+    /* ptoc's model (no upstream figure): an element of UB through the scalar unit, a GM element
+     * through the D-cache at the cost of a DMA's fixed latency */
+    case MI_TGETVAL: case MI_TSETVAL: return SIM_SCALAR_UB_CYCLES;
+    case MI_GGETVAL: case MI_GSETVAL: return cyc(t->dma_fixed_cycles);
     default: return 0;
     }
 }
 
 /* ---- the event loop ---- */
 
-typedef struct Engine {
-    int64_t pipe_free[PIPE_COUNT];
-    int32_t head[PIPE_COUNT];
-    int64_t allbar_end, max_end, completed;
-} Engine;
+typedef SimEngine Engine;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -163,10 +164,10 @@ static bool can_start(SimRun *s, Engine *e, int p, int64_t *start) {
     if (!d || behind_all_barrier(s, e, p, d)) return false;
     if (p == PIPE_ALL) {
         if (e->completed != d->order) return false;
-        *start = max64(e->max_end, d->order);
+        *start = max64(e->max_end, d->t_issue);
         return true;
     }
-    int64_t t0 = max64(max64(e->pipe_free[p], d->order), e->allbar_end);
+    int64_t t0 = max64(max64(e->pipe_free[p], d->t_issue), e->allbar_end);
     if (d->inst->op == MI_WAIT_FLAG) {
         const SimFlag *f = &s->flags[d->inst->src_pipe][d->inst->dst_pipe][d->event];
         if (!f->set) return false;
@@ -251,29 +252,38 @@ static bool break_deadlock(SimRun *s, Engine *e) {
     sim_add_msg(s, false, "sync: deadlock: %s", sb_cstr(&sb));
     sb_free(&sb);
     SimDyn *d = head_of(s, e, best);
-    int64_t start = max64(max64(e->pipe_free[best], d->order), e->allbar_end);
+    int64_t start = max64(max64(e->pipe_free[best], d->t_issue), e->allbar_end);
     return execute(s, e, best, start, true);
 }
 
-bool sim_run_pipes(SimRun *s) {
-    Engine e = {0};
-    int64_t remaining = s->dyn.len;
-    while (remaining > 0) {
-        int best = -1;
-        int64_t best_start = 0;
-        for (int p = 0; p < PIPE_COUNT; p++) {
-            int64_t st;
-            if (!can_start(s, &e, p, &st)) continue;
-            if (best < 0 || st < best_start ||
-                (st == best_start && head_of(s, &e, p)->order < head_of(s, &e, best)->order)) {
-                best = p;
-                best_start = st;
-            }
+/* One step: starts the pipe head that can start earliest (ties: issue order), or breaks a deadlock. */
+static bool step(SimRun *s, Engine *e) {
+    int best = -1;
+    int64_t best_start = 0;
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        int64_t st;
+        if (!can_start(s, e, p, &st)) continue;
+        if (best < 0 || st < best_start || (st == best_start && head_of(s, e, p)->order < head_of(s, e, best)->order)) {
+            best = p;
+            best_start = st;
         }
-        bool ok = best >= 0 ? execute(s, &e, best, best_start, false) : break_deadlock(s, &e);
-        if (!ok) return false;
-        remaining--;
     }
-    s->r->cycles = e.max_end;
+    return best >= 0 ? execute(s, e, best, best_start, false) : break_deadlock(s, e);
+}
+
+bool sim_run_pipes_until(SimRun *s, int32_t order) {
+    const SimDyn *d = &s->dyn.data[order];
+    int p = d->pipe;
+    int32_t seq = d->seq;
+    while (s->eng.head[p] < seq)           /* the head index passes an instruction when it executes */
+        if (!step(s, &s->eng)) return false;
+    return true;
+}
+
+bool sim_run_pipes(SimRun *s) {
+    Engine *e = &s->eng;
+    while (e->completed < s->dyn.len)
+        if (!step(s, e)) return false;
+    s->r->cycles = e->max_end;
     return true;
 }

@@ -17,13 +17,7 @@ enum { K_RAW, K_WAR, K_WAW, K_RAR };
 static const char *kind_names[] = { "RAW", "WAR", "WAW", "RAR" };
 
 /* A vector instruction is named by its op ("tadd"), every other by its MirOp. */
-static const char *op_name(const MirInst *i) {
-    static const char *names[] = { "tload", "tstore", "textract", "tmov", "tmatmul", "tmatmul.acc", "tmatmul.bias",
-                                   "tinsert", "vop", "set_flag", "wait_flag", "pipe_barrier", "for", "if" };
-    _Static_assert(sizeof names / sizeof names[0] == MI_IF + 1, "one name per MirOp");
-    if (i->op == MI_VOP) return mir_vop_pto(i->vop);
-    return i->op >= 0 && i->op <= MI_IF ? names[i->op] : "?";
-}
+static const char *op_name(const MirInst *i) { return i->op == MI_VOP ? mir_vop_pto(i->vop) : mir_op_name(i->op); }
 
 static const int8_t slot_of[PIPE_COUNT] = {
     [PIPE_S] = 0, [PIPE_V] = 1, [PIPE_M] = 2, [PIPE_MTE1] = 3, [PIPE_MTE2] = 4, [PIPE_MTE3] = 5, [PIPE_FIX] = 6,
@@ -163,14 +157,19 @@ static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t
 }
 
 /* GM accesses of tload / tstore: the exact rows of the window (NZ: each row's run in every column
- * strip it crosses). */
+ * strip it crosses); of a scalar access: its element. */
 static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
     int64_t n;
     SimShadow *sh = shadow_for(s, a, &n);
     const MirInst *i = d->inst;
     const MirParam *p = &s->k->params[a->param];
-    const MirBuf *b = &s->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
     int eb = dtype_bytes(p->dtype);
+    if (i->op == MI_GGETVAL || i->op == MI_GSETVAL) {          /* one element, at element offset off0 */
+        int64_t g = d->off0 * eb / SIM_GRANULE;
+        if (g >= 0 && g < n) touch(s, d, sh, g, g, write, a);
+        return;
+    }
+    const MirBuf *b = &s->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
     SimGm g;
     sim_gm_geometry(p, &g);
     if (p->rank < 2 || b->valid_cols <= 0) { touch(s, d, sh, 0, n - 1, write, a); return; }

@@ -10,6 +10,7 @@
 #define SIM_MAX_EVENTS 16        /* event IDs per (src, dst) direction accepted by the simulator */
 #define SIM_GRANULE 32           /* bytes per shadow-memory granule */
 #define SIM_MAX_MSGS 100         /* cap on race / sync-error messages */
+#define SIM_SCALAR_UB_CYCLES 20  /* tgetval / tsetval: one UB element through the scalar unit (ptoc's model) */
 #define SIM_MAX_DYN 50000000     /* dynamic instruction limit (a runaway loop is a hard error) */
 #define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
 
@@ -69,7 +70,8 @@ typedef struct SimDyn {
     const MirInst *inst;
     int64_t off0, off1;          /* evaluated offsets; tload / tstore: the window's logical (row, col);
                                   * MI_VOP: off0 = the scalar operand's value (when inst->scalar) */
-    int32_t order;               /* issue index (also its issue time in cycles) */
+    int32_t order;               /* issue index */
+    int64_t t_issue;             /* issue time in cycles: one per instruction, later after a scalar read's stall */
     int32_t seq;                 /* 1-based sequence number on its pipe */
     int16_t pipe;                /* queue it was issued to (PIPE_ALL for a PIPE_ALL barrier) */
     int16_t event;               /* resolved event id */
@@ -99,6 +101,13 @@ typedef struct SimRace {         /* one reported (static pair, kind) */
     int kind;
 } SimRace;
 
+/* The pipe engine's state (pipes.c); kept in the run so that the walk can run it up to a scalar read. */
+typedef struct SimEngine {
+    int64_t pipe_free[PIPE_COUNT];
+    int32_t head[PIPE_COUNT];
+    int64_t allbar_end, max_end, completed;
+} SimEngine;
+
 typedef struct SimRun {
     SimCore *c;
     const Kernel *k;
@@ -115,6 +124,8 @@ typedef struct SimRun {
     VEC(int32_t) queue[PIPE_COUNT];
     VEC(int32_t) snaps;          /* PIPE_COUNT entries per PIPE_ALL barrier */
     int32_t issued[PIPE_COUNT];  /* per-pipe seq counters during the walk */
+    int64_t stall;               /* cycles the scalar unit waited for element reads so far */
+    SimEngine eng;
     SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
     /* race detector */
     int32_t known[PIPE_COUNT][PIPE_COUNT];
@@ -137,6 +148,8 @@ void sim_gm_geometry(const MirParam *p, SimGm *g);
 bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col);
 /* exec.c */
 bool sim_exec(SimRun *s, const SimDyn *d);
+/* Records that elements [lo, hi) of GM parameter `param` were touched (the runtime's race check). */
+void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
 /* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes
  * and mode when it is issued (hard error naming the op and the shapes); sim_exec_vop executes it. */
 bool sim_vop_check(SimRun *s, const MirInst *i);
@@ -169,6 +182,13 @@ bool sim_exec_vop_move(SimRun *s, const SimDyn *d);
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */
 bool sim_run_pipes(SimRun *s);
+/* Runs the engine until the issued instruction dyn[order] has executed (a scalar read whose value the
+ * walk needs); false on a hard error. */
+bool sim_run_pipes_until(SimRun *s, int32_t order);
+/* scalar.c: tgetval / tsetval / ggetval / gsetval. sim_scalar_issue evaluates a GM access's indices
+ * into the element offset d->off0 (hard error outside the parameter). */
+bool sim_scalar_issue(SimRun *s, const MirInst *i, SimDyn *d);
+bool sim_exec_scalar(SimRun *s, const SimDyn *d);
 /* race.c */
 void sim_race_init(SimRun *s);
 void sim_race_free(SimRun *s);
