@@ -232,7 +232,7 @@ Expr *front_sugar_subscript(Parser *p, Expr *base) {
     if (w.nscalar) {                                     /* x[i, j]: pl.read(x, [i, j]) */
         Expr *args[2] = { base, ir_tuple(p->c, w.offs, w.n) };
         Expr *call = ir_call(p->c, base->type->kind == TY_TILE ? OP_TILE_READ : OP_TENSOR_READ, args, 2);
-        call->span = front_span_join(base->span, w.span);
+        call->span = base->span.line ? front_span_join(base->span, w.span) : w.span;
         return front_finish_call(p, call) ? call : NULL;
     }
     Expr *args[3] = { base, ir_int_tuple(p->c, w.size, w.n), ir_tuple(p->c, w.offs, w.n) };

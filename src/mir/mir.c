@@ -109,7 +109,9 @@ MirExpr *mir_bin(Kernel *k, MirBinOp op, MirExpr *a, MirExpr *b) {
     e->op = op;
     e->a = a;
     e->b = b;
-    e->fp = op == MB_DIV || (op <= MB_MAX && (a->fp || b->fp));   /* comparisons and and/or: an integer */
+    /* comparisons and and/or give an integer; min / max give one of their operands (Python), a float
+     * for sure only when both are (the lowering casts a min / max the IR types as float) */
+    e->fp = op == MB_DIV || (op < MB_MIN && (a->fp || b->fp)) || ((op == MB_MIN || op == MB_MAX) && a->fp && b->fp);
     return e;
 }
 
@@ -269,9 +271,7 @@ bool mir_eval_num(const MirExpr *e, const int64_t *vars, MirNum *out) {
     case MX_BIN: break;
     }
     if (!mir_eval_num(e->a, vars, &a) || !mir_eval_num(e->b, vars, &b)) return false;
-    if (!eval_bin(e->op, a, b, out)) return false;
-    if (e->fp && !out->fp) *out = num_float((double)out->i);   /* min / max of an int and a float */
-    return true;
+    return eval_bin(e->op, a, b, out);
 }
 
 bool mir_eval_checked(const MirExpr *e, const int64_t *vars, int64_t *out) {

@@ -11,6 +11,8 @@
 #    The report's "vs golden: max abs err" must be 0 too: the interpreter, which ptoc compares with
 #    the simulator under a 1e-4 / 1e-2 tolerance, must then be exact as well. A case with
 #    TOLERANCE "error" (integer division by zero) must exit 1 with "integer division by zero".
+#    tests/vec/access.list (tests/vec/gen_access_cases.py: element reads and writes, run-time scalar
+#    operands) lists whole programs (NAME PROGRAM INPUTS OUTPUTS TOLERANCE) held to the same standard.
 # 2. Each line of tests/vec/examples.list (NAME PROGRAM INPUTS OUTPUTS TOLERANCES) runs an
 #    examples/*.py program on numpy data and compares each output with a numpy float64 reference
 #    under the per-output tolerance the generator documents (exact, or atol:rtol).
@@ -156,6 +158,11 @@ worker() {
         [[ $name =~ $FILTER ]] || continue
         for target in a2a3 a5; do echo "example $name $prog $target $ins $outs $tol"; done
     done < tests/vec/examples.list
+    while read -r name prog ins outs tol; do          # scalar element access, held to the cases' standard
+        case $name in ''|'#'*) continue ;; esac
+        [[ $name =~ $FILTER ]] || continue
+        for target in a2a3 a5; do echo "case $name $prog $target $ins $outs $tol"; done
+    done < tests/vec/access.list
 } > "$T/jobs"
 
 JOBS=${VEC_JOBS:-2}
