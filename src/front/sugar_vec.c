@@ -199,6 +199,14 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
     static const char *const cast_kw[] = { "target_type", NULL }, *const full_kw[] = { "shape", "dtype", "value", NULL };
     static const char *const tmp_kw[] = { "tmp_tile", NULL }, *const expands_kw[] = { "scalar", NULL };
     VecKind k = ir_vec_kind(call->call.op);
+    const OpInfo *info = ir_op_info(call->call.op);
+    if ((info->flags & OPF_TILE) && (k == VK_BINARY || k == VK_SCALAR) && info->min_args == 3 && call->call.nargs == 2) {
+        front_error(p, call->span, "%s needs a scratch tile as its third operand: pl.%s(x, %s, tmp), tmp a Vec tile %s (the tensor "
+                    "form creates it)", info->name, ir_vec_short_name(call->call.op), k == VK_SCALAR ? "s" : "y",
+                    strcmp(ir_vec_short_name(call->call.op), "prelu") == 0 ? "of UINT8 with at least rows + 1 rows and cols / 8 columns"
+                                                                          : "of x's shape and dtype");
+        return false;
+    }
     switch (k) {
     case VK_CAST: return keywords_to_positional(p, call, cast_kw, 1);
     case VK_FULL: return keywords_to_positional(p, call, full_kw, 0);
