@@ -18,6 +18,11 @@ static const struct { const char *name; MirVecOp vop; } vop_of_name[] = {
     { "row_expand_max", VOP_ROWEXPANDMAX }, { "row_expand_min", VOP_ROWEXPANDMIN }, { "col_expand", VOP_COLEXPAND },
     { "col_expand_add", VOP_COLEXPANDADD }, { "col_expand_sub", VOP_COLEXPANDSUB }, { "col_expand_mul", VOP_COLEXPANDMUL },
     { "col_expand_div", VOP_COLEXPANDDIV }, { "col_expand_max", VOP_COLEXPANDMAX }, { "col_expand_min", VOP_COLEXPANDMIN },
+    { "fmod", VOP_FMOD }, { "fmods", VOP_FMODS }, { "rem", VOP_REM }, { "rems", VOP_REMS }, { "and_", VOP_AND },
+    { "ands", VOP_ANDS }, { "or_", VOP_OR }, { "ors", VOP_ORS }, { "xor", VOP_XOR }, { "xors", VOP_XORS }, { "shl", VOP_SHL },
+    { "shls", VOP_SHLS }, { "shr", VOP_SHR }, { "shrs", VOP_SHRS }, { "not_", VOP_NOT }, { "prelu", VOP_PRELU },
+    { "lrelu", VOP_LRELU }, { "part_add", VOP_PARTADD }, { "part_mul", VOP_PARTMUL }, { "part_max", VOP_PARTMAX },
+    { "part_min", VOP_PARTMIN }, { "row_expand_expdif", VOP_ROWEXPANDEXPDIF }, { "col_expand_expdif", VOP_COLEXPANDEXPDIF },
     { "cmp", VOP_CMP }, { "cmps", VOP_CMPS }, { "sel", VOP_SEL }, { "sels", VOP_SELS }, { "transpose", VOP_TRANS }, { "concat", VOP_CONCAT },
 };
 
@@ -57,8 +62,16 @@ void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     i->vop = vop;
     DType dt = l->k->bufs[dst].dtype;
     switch (ir_vec_kind(c->call.op)) {
-    case VK_BINARY: i->src0 = lower_buf(l, a[0], sp); i->src1 = lower_buf(l, a[1], sp); break;
-    case VK_SCALAR: i->src0 = lower_buf(l, a[0], sp); scalar_operand(l, i, a[1], dt, sp); break;
+    case VK_BINARY:   /* xor / rem / prelu: the scratch tile, an operand of the instruction as upstream */
+        i->src0 = lower_buf(l, a[0], sp);
+        i->src1 = lower_buf(l, a[1], sp);
+        if (c->call.nargs == 3) i->src2 = lower_buf(l, a[2], sp);
+        break;
+    case VK_SCALAR:   /* xors / rems: the scratch tile */
+        i->src0 = lower_buf(l, a[0], sp);
+        scalar_operand(l, i, a[1], dt, sp);
+        if (c->call.nargs == 3) i->src2 = lower_buf(l, a[2], sp);
+        break;
     case VK_UNARY: i->src0 = lower_buf(l, a[0], sp); break;
     case VK_CAST: i->src0 = lower_buf(l, a[0], sp); i->mode = ir_vec_cast_mode(c); break;
     case VK_FULL: scalar_operand(l, i, a[2], dt, sp); break;

@@ -372,6 +372,8 @@ static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     StrBuf sc = { 0 };
     bool has_scalar = vk == MVK_SCALAR || vk == MVK_FILL || vk == MVK_CMPS || vk == MVK_SELS;
     DType sdt = vk == MVK_CMPS ? p->k->bufs[i->src0].dtype : d->dtype;   /* cmps compares in its source's type */
+    MirVecFn fn = mir_vop_fn(i->vop);
+    if (vk == MVK_SCALAR && fn >= MVF_AND && fn <= MVF_SHR) sdt = DT_INT32;  /* tands .. tshrs: the scalar as i32 (spec §4.2) */
     if (has_scalar) {
         const char *et = dtype_pto(sdt);
         new_tmp(p, &sc);
@@ -395,13 +397,19 @@ static void emit_vop(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     if (i->src0 >= 0) srcs[n++] = i->src0;
     if (i->src1 >= 0) srcs[n++] = i->src1;
     if (i->src2 >= 0) srcs[n++] = i->src2;
+    /* the scalar follows the sources, except that a scalar op's scratch tile comes last: trems ins(t, s, tmp) */
+    int at = has_scalar ? (vk == MVK_SCALAR && n > 1 ? 1 : n) : -1;
     sb_indent(o, ind);
     sb_printf(o, "pto.%s ins(", mir_vop_pto(i->vop));
-    for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); bname(p, srcs[j], o); }
-    if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", sb_cstr(&sc));
+    for (int j = 0; j <= n; j++) {
+        if (j == at) sb_printf(o, "%s%s", j ? ", " : "", sb_cstr(&sc));
+        if (j < n) { if (j) sb_puts(o, ", "); bname(p, srcs[j], o); }
+    }
     sb_puts(o, " : ");
-    for (int j = 0; j < n; j++) { if (j) sb_puts(o, ", "); tile_type(p, srcs[j], o); }
-    if (has_scalar) sb_printf(o, "%s%s", n ? ", " : "", dtype_pto(sdt));
+    for (int j = 0; j <= n; j++) {
+        if (j == at) sb_printf(o, "%s%s", j ? ", " : "", dtype_pto(sdt));
+        if (j < n) { if (j) sb_puts(o, ", "); tile_type(p, srcs[j], o); }
+    }
     sb_puts(o, ") outs(");
     bname(p, i->dst, o);
     sb_puts(o, " : ");

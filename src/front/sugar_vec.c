@@ -111,7 +111,7 @@ static Expr *retype_literal(Parser *p, Expr *s, DType elem) {
 }
 
 static bool scalar_form(Parser *p, Expr *call) {
-    static const char *const commutative[] = { "add", "mul", "maximum", "minimum", NULL };
+    static const char *const commutative[] = { "add", "mul", "maximum", "minimum", "and_", "or_", "xor", NULL };
     const char *n = ir_vec_short_name(call->call.op);
     Expr **a = call->call.args;
     if (is_scalar(a[0]) && is_shaped(a[1])) {
@@ -127,11 +127,21 @@ static bool scalar_form(Parser *p, Expr *call) {
     }
     if (!is_shaped(a[0]) || !is_scalar(a[1])) return true;
     char buf[32];
-    snprintf(buf, sizeof buf, "%ss", n);
-    call->call.op = sibling(call->call.op, buf);
-    PTOC_ASSERT(call->call.op != OP_NONE, "no scalar form of %s", n);
+    size_t len = strlen(n);
+    snprintf(buf, sizeof buf, "%.*ss", (int)(len && n[len - 1] == '_' ? len - 1 : len), n);   /* and_ -> ands */
+    OpId scalar_op = sibling(call->call.op, buf);
+    if (scalar_op == OP_NONE) {
+        front_error(p, call->span, "%s takes two %ss; it has no scalar form (got a %s scalar)", ir_op_info(call->call.op)->name,
+                    a[0]->type->kind == TY_TENSOR ? "tensor" : "tile", dtype_name(a[1]->type->dtype));
+        return false;
+    }
+    call->call.op = scalar_op;
     DType elem = a[0]->type->dtype;
-    if (a[0]->type->kind == TY_TENSOR && !dtype_is_float(elem) && a[1]->kind == EX_CONST_FLOAT && strcmp(n, "sub") != 0) {
+    static const char *const integer_scalar[] = { "ands", "ors", "xors", "shls", "shrs", NULL };   /* no FP32 promotion */
+    bool integer_op = false;
+    for (int i = 0; integer_scalar[i]; i++) integer_op |= strcmp(buf, integer_scalar[i]) == 0;
+    if (a[0]->type->kind == TY_TENSOR && !dtype_is_float(elem) && a[1]->kind == EX_CONST_FLOAT && strcmp(n, "sub") != 0 &&
+        !integer_op) {
         if (!(a[0] = cast_to(p, a[0], DT_FP32, call->span))) return false;    /* int tensor * 2.5 -> FP32 */
         elem = DT_FP32;
     }
@@ -189,6 +199,14 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
     static const char *const cast_kw[] = { "target_type", NULL }, *const full_kw[] = { "shape", "dtype", "value", NULL };
     static const char *const tmp_kw[] = { "tmp_tile", NULL }, *const expands_kw[] = { "scalar", NULL };
     VecKind k = ir_vec_kind(call->call.op);
+    const OpInfo *info = ir_op_info(call->call.op);
+    if ((info->flags & OPF_TILE) && (k == VK_BINARY || k == VK_SCALAR) && info->min_args == 3 && call->call.nargs == 2) {
+        front_error(p, call->span, "%s needs a scratch tile as its third operand: pl.%s(x, %s, tmp), tmp a Vec tile %s (the tensor "
+                    "form creates it)", info->name, ir_vec_short_name(call->call.op), k == VK_SCALAR ? "s" : "y",
+                    strcmp(ir_vec_short_name(call->call.op), "prelu") == 0 ? "of UINT8 with at least rows + 1 rows and cols / 8 columns"
+                                                                          : "of x's shape and dtype");
+        return false;
+    }
     switch (k) {
     case VK_CAST: return keywords_to_positional(p, call, cast_kw, 1);
     case VK_FULL: return keywords_to_positional(p, call, full_kw, 0);
@@ -198,11 +216,17 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
         if (call->call.nargs == 2 && is_shaped(call->call.args[0]) && is_scalar(call->call.args[1]))
             call->call.args[1] = retype_literal(p, call->call.args[1], call->call.args[0]->type->dtype);
         return true;
-    case VK_BINARY:
-        if (call->call.nargs != 2) return true;
+    case VK_BINARY: {
+        if (call->call.nargs < 2) return true;
         if (!scalar_form(p, call)) return false;
         if (ir_vec_kind(call->call.op) != VK_BINARY || !is_shaped(call->call.args[1])) return true;
+        const char *n = ir_vec_short_name(call->call.op);
+        if (strcmp(n, "shl") == 0 || strcmp(n, "shr") == 0) {   /* the result has the lhs dtype: counts are cast to it */
+            Expr **a = call->call.args;
+            return !is_shaped(a[0]) || (a[1] = cast_to(p, a[1], a[0]->type->dtype, call->span)) != NULL;
+        }
         return promote_operands(p, call, 0, 1) && broadcast_form(p, call);
+    }
     case VK_ROW_EXPAND: case VK_COL_EXPAND:
         return call->call.nargs != 2 || promote_operands(p, call, 0, 1);
     case VK_CMP:

@@ -462,6 +462,9 @@ static bool dispatch(VecArgs *a, InterpValue *out) {
     BOTH(COL_EXPAND_DIV): return op_expand(a, VB_DIV, false, out);
     BOTH(COL_EXPAND_MAX): return op_expand(a, VB_MAX, false, out);
     BOTH(COL_EXPAND_MIN): return op_expand(a, VB_MIN, false, out);
+    BOTH(FMOD): BOTH(FMODS): BOTH(REM): BOTH(REMS): BOTH(AND): BOTH(OR): BOTH(XOR): BOTH(ANDS): BOTH(ORS): BOTH(XORS):
+    BOTH(SHL): BOTH(SHR): BOTH(SHLS): BOTH(SHRS): BOTH(NOT): BOTH(LRELU): case OP_TILE_PRELU: BOTH(PART_ADD): BOTH(PART_MUL):
+    BOTH(PART_MAX): BOTH(PART_MIN): BOTH(ROW_EXPAND_EXPDIF): BOTH(COL_EXPAND_EXPDIF): return interp_vec_bits(a, out);
     default: return interp_vec_fill_reduce(a, out);
     }
 }

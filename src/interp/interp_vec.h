@@ -58,5 +58,8 @@ bool interp_vec_fill_reduce(VecArgs *a, InterpValue *out);
 bool interp_vec_cmp(VecArgs *a, InterpValue *out);
 /* transpose, transpose_view and concat (interp_vec_move.c). */
 bool interp_vec_move(VecArgs *a, InterpValue *out);
+/* fmod rem and_ or_ xor shl shr (and their scalar forms), not_, lrelu prelu, row/col_expand_expdif
+ * and part_* (interp_vec_bits.c). */
+bool interp_vec_bits(VecArgs *a, InterpValue *out);
 
 #endif

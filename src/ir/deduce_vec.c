@@ -24,8 +24,10 @@ static bool name_has_prefix(const char *full, const char *prefix) {
 VecKind ir_vec_kind(OpId op) {
     if (op < 0 || op >= OP_COUNT || !(ir_op_info(op)->flags & OPF_VEC)) return VK_NONE;
     const char *n = ir_op_info(op)->name;
-    static const char *const binary[] = { "add", "sub", "mul", "div", "maximum", "minimum", NULL };
-    static const char *const scalar[] = { "adds", "subs", "muls", "divs", "maximums", "minimums", NULL };
+    static const char *const binary[] = { "add", "sub", "mul", "div", "maximum", "minimum", "fmod", "rem", "and_", "or_",
+                                          "xor", "shl", "shr", "prelu", "part_add", "part_mul", "part_max", "part_min", NULL };
+    static const char *const scalar[] = { "adds", "subs", "muls", "divs", "maximums", "minimums", "fmods", "rems", "ands",
+                                          "ors", "xors", "shls", "shrs", "lrelu", NULL };
     for (int i = 0; binary[i]; i++) if (name_is(n, binary[i])) return VK_BINARY;
     for (int i = 0; scalar[i]; i++) if (name_is(n, scalar[i])) return VK_SCALAR;
     if (name_is(n, "cast")) return VK_CAST;
@@ -129,6 +131,107 @@ static bool scalar_operand(IrCtx *c, const Expr *call, const Expr *s) {
     return fail(c, call, "%s: the second operand must be a scalar (a number or pl.Scalar), got %s", op_name(call), describe(c, s));
 }
 
+/* ---- remainder, bitwise, leaky relu, partial and exp-difference ops (docs/vector.md) ---- */
+enum { DC_FLOAT = 1, DC_SIGNED = 2, DC_UNSIGNED = 4, DC_I16_U16 = 8, DC_PART = 16 };
+
+/* The element types an op of this family computes on (its ISA's list), or 0: not of the family. */
+static unsigned bits_dtypes(const char *n, const char **supported) {
+    static const struct { const char *ops; unsigned mask; const char *text; } rules[] = {
+        { " fmod fmods rem rems ", DC_FLOAT | DC_SIGNED | DC_UNSIGNED, "FP16, BF16, FP32, INT8, INT16, INT32, UINT8, UINT16, UINT32" },
+        { " and_ or_ xor ands ors xors shl shr shls shrs ", DC_SIGNED | DC_UNSIGNED, "INT8, INT16, INT32, UINT8, UINT16, UINT32" },
+        { " not_ ", DC_I16_U16, "INT16, UINT16" },
+        { " lrelu prelu row_expand_expdif col_expand_expdif ", DC_FLOAT, "FP16, BF16, FP32" },
+        { " part_add part_mul part_max part_min ", DC_PART, "FP16, BF16, FP32, INT8, INT16, INT32, UINT8" },
+    };
+    char key[40];
+    snprintf(key, sizeof key, " %s ", n);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (strstr(rules[i].ops, key)) { *supported = rules[i].text; return rules[i].mask; }
+    return 0;
+}
+
+static bool dtype_in(DType d, unsigned mask) {
+    bool is_int = d == DT_INT8 || d == DT_INT16 || d == DT_INT32 || d == DT_UINT8 || d == DT_UINT16 || d == DT_UINT32;
+    if ((mask & DC_FLOAT) && dtype_is_float(d)) return true;
+    if ((mask & DC_SIGNED) && is_int && dtype_is_signed(d)) return true;
+    if ((mask & DC_UNSIGNED) && is_int && !dtype_is_signed(d)) return true;
+    if ((mask & DC_I16_U16) && (d == DT_INT16 || d == DT_UINT16)) return true;
+    return (mask & DC_PART) && (dtype_is_float(d) || d == DT_INT8 || d == DT_INT16 || d == DT_INT32 || d == DT_UINT8);
+}
+
+/* x's dtype is one the op computes on (ops outside this family: no restriction here). */
+static bool bits_dtype_ok(IrCtx *c, const Expr *call, const Expr *x) {
+    const char *supported = NULL;
+    unsigned mask = bits_dtypes(ir_vec_short_name(call->call.op), &supported);
+    if (!mask || dtype_in(x->type->dtype, mask)) return true;
+    return fail(c, call, "%s: %s is not supported for %s elements (%s); supported: %s", op_name(call),
+                ir_vec_short_name(call->call.op), dtype_name(x->type->dtype), describe(c, x), supported);
+}
+
+/* The scratch tile (last operand) of xor / xors / rem / rems: x's dtype, at least x's shape; of
+ * prelu: UINT8 with at least R + 1 rows and ceil(C / 8) columns (spec/ops.md §2.6, a2a3). */
+static bool scratch_ok(IrCtx *c, const Expr *call, const Expr *x) {
+    const Expr *tmp = call->call.args[call->call.nargs - 1];
+    if (!operand_ok(c, call, tmp, "scratch tile")) return false;
+    int64_t r = ir_type_dim(x->type, 0), cols = ir_type_dim(x->type, 1);
+    if (strcmp(ir_vec_short_name(call->call.op), "prelu") == 0) {
+        if (tmp->type->dtype == DT_UINT8 && ir_type_dim(tmp->type, 0) >= r + 1 && ir_type_dim(tmp->type, 1) >= (cols + 7) / 8)
+            return true;
+        return fail(c, call, "%s: the scratch tile %s must be UINT8 with at least %lld rows and %lld columns for %s",
+                    op_name(call), describe(c, tmp), (long long)(r + 1), (long long)((cols + 7) / 8), describe(c, x));
+    }
+    if (!same_dtype(c, call, x, tmp)) return false;
+    if (ir_type_dim(tmp->type, 0) >= r && ir_type_dim(tmp->type, 1) >= cols) return true;
+    return fail(c, call, "%s: the scratch tile %s is smaller than the input %s", op_name(call), describe(c, tmp), describe(c, x));
+}
+
+/* The scalar of ands / ors / xors / shls / shrs is an integer; a constant shift count lies in
+ * [0, bits of the element type) (wider or negative counts are undefined upstream). */
+static bool bits_scalar_ok(IrCtx *c, const Expr *call, const Expr *t, const Expr *s) {
+    const char *n = ir_vec_short_name(call->call.op);
+    bool shift = strcmp(n, "shls") == 0 || strcmp(n, "shrs") == 0;
+    bool bitwise = shift || strcmp(n, "ands") == 0 || strcmp(n, "ors") == 0 || strcmp(n, "xors") == 0;
+    if (!bitwise) return true;
+    if (dtype_is_float(s->type->dtype))
+        return fail(c, call, "%s: the scalar operand must be an integer, got a %s scalar", op_name(call), dtype_name(s->type->dtype));
+    int64_t v;
+    int bits = dtype_bits(t->type->dtype);
+    if (shift && ir_is_const_int(s, &v) && (v < 0 || v >= bits))
+        return fail(c, call, "%s: the shift count %lld is outside [0, %d) for the %s elements of %s", op_name(call),
+                    (long long)v, bits, dtype_name(t->type->dtype), describe(c, t));
+    return true;
+}
+
+/* part_*(a, b): one dtype and physical shape; the result's valid box is the union (the larger
+ * extent per dim) — where only one operand is valid it is copied, where neither is, 0. */
+static bool deduce_part(IrCtx *c, Expr *call) {
+    Expr *a = call->call.args[0], *b = call->call.args[1];
+    if (!same_dtype(c, call, a, b) || !bits_dtype_ok(c, call, a)) return false;
+    for (int d = 0; d < 2; d++)
+        if (!same_const(a->type->shape[d], b->type->shape[d]))
+            return fail(c, call, "%s: operand shapes differ: %s and %s (partial ops combine tiles of one shape whose valid "
+                        "regions may differ)", op_name(call), describe(c, a), describe(c, b));
+    call->type = result_like(c, a, a->type->dtype);
+    if (call->type->kind != TY_TILE) return true;
+    TileView v = ir_effective_view(a->type);
+    Expr **valid = ARENA_ARRAY(c->arena, Expr *, 2);
+    bool full = true;
+    for (int d = 0; d < 2; d++) {
+        Expr *va = valid_dim(a->type, d), *vb = valid_dim(b->type, d);
+        int64_t x, y;
+        if (same_const(va, vb)) valid[d] = va;
+        else if (ir_is_const_int(va, &x) && ir_is_const_int(vb, &y)) valid[d] = x >= y ? va : vb;
+        else
+            return fail(c, call, "%s: the valid shapes of %s and %s differ by run-time extents; partial ops need constant "
+                        "or equal valid extents", op_name(call), describe(c, a), describe(c, b));
+        full &= same_const(valid[d], a->type->shape[d]);
+    }
+    v.nvalid = full ? 0 : 2;
+    v.valid_shape = full ? NULL : valid;
+    ir_deduce_set_view(c, call->type, v);
+    return true;
+}
+
 /* ---- per kind ---- */
 static bool deduce_unary(IrCtx *c, Expr *call) {
     Expr *x = call->call.args[0];
@@ -140,6 +243,7 @@ static bool deduce_unary(IrCtx *c, Expr *call) {
         return false;
     if (call->call.nargs == 2 && (!operand_ok(c, call, call->call.args[1], "scratch tile") || !same_dtype(c, call, x, call->call.args[1])))
         return false;
+    if (!bits_dtype_ok(c, call, x)) return false;
     call->type = result_like(c, x, x->type->dtype);
     return true;
 }
@@ -241,6 +345,7 @@ static bool deduce_expand(IrCtx *c, Expr *call, bool row) {
         !(dtype_is_float(t->type->dtype) || t->type->dtype == DT_INT16 || t->type->dtype == DT_INT32))
         return fail(c, call, "%s: division of %s elements is not supported (%s); supported: FP16, BF16, FP32, INT16, INT32",
                     op_name(call), dtype_name(t->type->dtype), describe(c, t));
+    if (!bits_dtype_ok(c, call, t)) return false;
     call->type = result_like(c, t, t->type->dtype);
     return true;
 }
@@ -248,7 +353,9 @@ static bool deduce_expand(IrCtx *c, Expr *call, bool row) {
 static bool deduce_binary(IrCtx *c, Expr *call) {
     Expr *a = call->call.args[0], *b = call->call.args[1];
     if (!operand_ok(c, call, a, "first operand") || !operand_ok(c, call, b, "second operand")) return false;
+    if (strncmp(ir_vec_short_name(call->call.op), "part_", 5) == 0) return deduce_part(c, call);
     if (!same_dtype(c, call, a, b) || !same_shape(c, call, a, b)) return false;
+    if (!bits_dtype_ok(c, call, a) || (call->call.nargs == 3 && !scratch_ok(c, call, a))) return false;
     if (strcmp(ir_vec_short_name(call->call.op), "div") == 0 &&
         !(dtype_is_float(a->type->dtype) || a->type->dtype == DT_INT16 || a->type->dtype == DT_INT32))
         return fail(c, call, "%s: division of %s elements is not supported (%s); supported: FP16, BF16, FP32, INT16, INT32",
@@ -260,6 +367,8 @@ static bool deduce_binary(IrCtx *c, Expr *call) {
 static bool deduce_scalar(IrCtx *c, Expr *call) {
     Expr *t = call->call.args[0], *s = call->call.args[1];
     if (!operand_ok(c, call, t, "first operand") || !scalar_operand(c, call, s)) return false;
+    if (!bits_dtype_ok(c, call, t) || !bits_scalar_ok(c, call, t, s) || (call->call.nargs == 3 && !scratch_ok(c, call, t)))
+        return false;
     call->type = result_like(c, t, t->type->dtype);
     return true;
 }

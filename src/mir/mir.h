@@ -103,12 +103,20 @@ typedef enum {
     MVK_SELS,        /* dst[r, c] = bit (r, c) of the mask src0 ? src1[r, c] : s */
     MVK_TRANS,       /* dst[c, r] = src0[r, c] over src0's valid region */
     MVK_CONCAT,      /* dst[r, c] = c < vC(src0) ? src0[r, c] : src1[r, c - vC(src0)] */
+    MVK_PART,        /* over dst's valid region: src0 fn src1 where both are valid, the one valid operand's
+                      * element where only one is, 0 where neither is (TPartOp) */
 } MirVecKind;
 /* Compare modes (cmp_type), the numbering of PyPTO and pto-isa. A packed mask holds the predicate of
  * column c of row r in bit c % 8 (LSB first) of byte c / 8 of mask row r; bits beyond the valid
  * columns are 0 (spec/ops.md §4.8, decision 7: sel reads it per row, as cmp writes it). */
 typedef enum { MCMP_EQ = 0, MCMP_NE, MCMP_LT, MCMP_LE, MCMP_GT, MCMP_GE } MirCmp;
-typedef enum { MVF_NONE, MVF_ADD, MVF_SUB, MVF_MUL, MVF_DIV, MVF_MAX, MVF_MIN } MirVecFn;
+/* FMOD: C fmod / %; REM: fmod, plus the divisor when the signs differ and the result is not 0;
+ * AND OR XOR SHL SHR: integer bit ops (shr of a signed type is arithmetic); PRELU: a > 0 ? a : a * b;
+ * EXPDIF: exp(a - b), the difference in the element type (vec_bits.c, docs/vector.md). */
+typedef enum {
+    MVF_NONE, MVF_ADD, MVF_SUB, MVF_MUL, MVF_DIV, MVF_MAX, MVF_MIN,
+    MVF_FMOD, MVF_REM, MVF_AND, MVF_OR, MVF_XOR, MVF_SHL, MVF_SHR, MVF_PRELU, MVF_EXPDIF
+} MirVecFn;
 typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND_TRUNC, MRND_ODD } MirRound;
 
 #define MIR_VOPS(X)                                                                        \
@@ -118,6 +126,17 @@ typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND
     X(ADDS, "tadds", MVK_SCALAR, MVF_ADD) X(SUBS, "tsubs", MVK_SCALAR, MVF_SUB)             \
     X(MULS, "tmuls", MVK_SCALAR, MVF_MUL) X(DIVS, "tdivs", MVK_SCALAR, MVF_DIV)             \
     X(MAXS, "tmaxs", MVK_SCALAR, MVF_MAX) X(MINS, "tmins", MVK_SCALAR, MVF_MIN)             \
+    X(FMOD, "tfmod", MVK_BINARY, MVF_FMOD) X(FMODS, "tfmods", MVK_SCALAR, MVF_FMOD)          \
+    X(REM, "trem", MVK_BINARY, MVF_REM) X(REMS, "trems", MVK_SCALAR, MVF_REM)                 \
+    X(AND, "tand", MVK_BINARY, MVF_AND) X(ANDS, "tands", MVK_SCALAR, MVF_AND)                 \
+    X(OR, "tor", MVK_BINARY, MVF_OR) X(ORS, "tors", MVK_SCALAR, MVF_OR)                       \
+    X(XOR, "txor", MVK_BINARY, MVF_XOR) X(XORS, "txors", MVK_SCALAR, MVF_XOR)                 \
+    X(SHL, "tshl", MVK_BINARY, MVF_SHL) X(SHLS, "tshls", MVK_SCALAR, MVF_SHL)                 \
+    X(SHR, "tshr", MVK_BINARY, MVF_SHR) X(SHRS, "tshrs", MVK_SCALAR, MVF_SHR)                 \
+    X(NOT, "tnot", MVK_UNARY, MVF_NONE)                                                     \
+    X(PRELU, "tprelu", MVK_BINARY, MVF_PRELU) X(LRELU, "tlrelu", MVK_SCALAR, MVF_PRELU)       \
+    X(PARTADD, "tpartadd", MVK_PART, MVF_ADD) X(PARTMUL, "tpartmul", MVK_PART, MVF_MUL)       \
+    X(PARTMAX, "tpartmax", MVK_PART, MVF_MAX) X(PARTMIN, "tpartmin", MVK_PART, MVF_MIN)       \
     X(EXP, "texp", MVK_UNARY, MVF_NONE) X(LOG, "tlog", MVK_UNARY, MVF_NONE)                 \
     X(SQRT, "tsqrt", MVK_UNARY, MVF_NONE) X(RSQRT, "trsqrt", MVK_UNARY, MVF_NONE)           \
     X(RECIP, "trecip", MVK_UNARY, MVF_NONE) X(ABS, "tabs", MVK_UNARY, MVF_NONE)             \
@@ -136,6 +155,7 @@ typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND
     X(ROWEXPANDDIV, "trowexpanddiv", MVK_ROW_EXPAND, MVF_DIV)                               \
     X(ROWEXPANDMAX, "trowexpandmax", MVK_ROW_EXPAND, MVF_MAX)                               \
     X(ROWEXPANDMIN, "trowexpandmin", MVK_ROW_EXPAND, MVF_MIN)                               \
+    X(ROWEXPANDEXPDIF, "trowexpandexpdif", MVK_ROW_EXPAND, MVF_EXPDIF)                      \
     X(COLEXPAND, "tcolexpand", MVK_COL_EXPAND, MVF_NONE)                                    \
     X(COLEXPANDADD, "tcolexpandadd", MVK_COL_EXPAND, MVF_ADD)                               \
     X(COLEXPANDSUB, "tcolexpandsub", MVK_COL_EXPAND, MVF_SUB)                               \
@@ -143,6 +163,7 @@ typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND
     X(COLEXPANDDIV, "tcolexpanddiv", MVK_COL_EXPAND, MVF_DIV)                               \
     X(COLEXPANDMAX, "tcolexpandmax", MVK_COL_EXPAND, MVF_MAX)                               \
     X(COLEXPANDMIN, "tcolexpandmin", MVK_COL_EXPAND, MVF_MIN)                               \
+    X(COLEXPANDEXPDIF, "tcolexpandexpdif", MVK_COL_EXPAND, MVF_EXPDIF)                      \
     X(CMP, "tcmp", MVK_CMP, MVF_NONE) X(CMPS, "tcmps", MVK_CMPS, MVF_NONE)                  \
     X(SEL, "tsel", MVK_SEL, MVF_NONE) X(SELS, "tsels", MVK_SELS, MVF_NONE)                  \
     X(TRANS, "ttrans", MVK_TRANS, MVF_NONE) X(CONCAT, "tconcat", MVK_CONCAT, MVF_NONE)

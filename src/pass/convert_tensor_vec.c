@@ -5,7 +5,8 @@
  *   vector use (its offsets may depend on a loop variable), reused by later uses in the same
  *   statement list (which it dominates); a tensor the kernel writes right before each use (after
  *   the writes that precede it). Row reductions get
- *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128). Results
+ *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128), xor / xors /
+ *   rem / rems an input-shaped one. Results
  *   are tiles: a later assemble stores them, a returned one gets an exit store (the pass driver). */
 #include "pass/convert_tensor_to_tile.h"
 
@@ -68,11 +69,12 @@ static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
     return ir_ref(t);
 }
 
-/* tmp for a row reduction: the input's shape with the last dim raised to 128 (§2.6). */
-static Expr *reduction_scratch(Conv *cv, const Expr *x, Span sp) {
+/* The scratch tile a tile form needs (§2.6): for a row reduction the input's shape with the last
+ * dim raised to 128; for xor / xors / rem / rems the input's (lhs's) shape. */
+static Expr *op_scratch(Conv *cv, const Expr *x, bool row_reduce, Span sp) {
     IrCtx *c = cv->ctx->ir;
     int64_t d[2] = { ir_type_dim(x->type, 0), ir_type_dim(x->type, 1) };
-    if (d[1] < 128) d[1] = 128;
+    if (row_reduce && d[1] < 128) d[1] = 128;
     Expr *cr = ir_call(c, OP_TILE_CREATE, (Expr *[]){ ir_int_tuple(c, d, 2) }, 1);
     cr->span = sp;
     ir_attr_set(c, &cr->call.kwargs, "dtype", ir_av_dtype(x->type->dtype));
@@ -87,11 +89,12 @@ bool ctt_convert_vec(Conv *cv, Stmt *s) {
     OpId tile_op = ir_vec_tile_op(call->call.op);
     PTOC_ASSERT(tile_op != OP_NONE, "no tile form of %s", ir_op_info(call->call.op)->name);
     int n = call->call.nargs;
-    bool scratch = ir_vec_kind(call->call.op) == VK_ROW_REDUCE;
+    bool row_reduce = ir_vec_kind(call->call.op) == VK_ROW_REDUCE;
+    bool scratch = row_reduce || ir_op_info(tile_op)->min_args > n;   /* xor xors rem rems: a tmp operand last */
     Expr **args = ARENA_ARRAY(c->arena, Expr *, n + 1);
     for (int i = 0; i < n; i++)
         if (!(args[i] = vec_operand(cv, call->call.args[i], call->span))) return false;
-    if (scratch && !(args[n++] = reduction_scratch(cv, args[0], call->span))) return false;
+    if (scratch && !(args[n++] = op_scratch(cv, args[0], row_reduce, call->span))) return false;
     Expr *t = ir_call(c, tile_op, args, n);
     t->span = call->span;
     t->call.kwargs = call->call.kwargs;

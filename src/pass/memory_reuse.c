@@ -67,14 +67,16 @@ static void parse_membership(const Expr *c, int *group, int *stage) {
  * not-in-place-safe op (for the cube ops the first); the broadcast vector of a row/col expand op,
  * read for every row or column after the first results are written; the input of a cast (a widening
  * one overwrites elements it has not read yet) or of a compare (its packed mask is another layout);
- * the mask of a select. */
+ * the mask of a select; the scratch tile of xor / xors / rem / rems / prelu (the hardware writes it
+ * while computing). */
 static bool output_may_not_alias(const Expr *c, int a) {
     unsigned fl = ir_op_info(c->call.op)->flags;
     if (!(fl & OPF_VEC)) return a == 0 && (fl & OPF_NOT_INPLACE_SAFE);
     if (fl & OPF_NOT_INPLACE_SAFE) return true;
     VecKind k = ir_vec_kind(c->call.op);
     return ((k == VK_ROW_EXPAND || k == VK_COL_EXPAND) && a == 1) || k == VK_CAST || k == VK_CMP || k == VK_CMPS ||
-           ((k == VK_SEL || k == VK_SELS) && a == 0);
+           ((k == VK_SEL || k == VK_SELS) && a == 0) ||
+           ((k == VK_BINARY || k == VK_SCALAR) && c->call.nargs == 3 && a == 2);   /* xor xors rem rems prelu: the scratch */
 }
 
 /* Numbers statements; loop_end is the index of the end of the innermost enclosing loop for values

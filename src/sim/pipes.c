@@ -69,6 +69,21 @@ static const VecCost vec_cost[VOP_COUNT] = {
     [VOP_ADDS] = { VC_REPEAT, 13, 1, false },  [VOP_SUBS] = { VC_REPEAT, 13, 1, false },    /* vadds (-s) */
     [VOP_MULS] = { VC_REPEAT, 11, 1, false },  [VOP_DIVS] = { VC_REPEAT, 11, 4, false },    /* vmuls; vdiv by a dup */
     [VOP_MAXS] = { VC_REPEAT, 10, 1, false },  [VOP_MINS] = { VC_REPEAT, 14, 1, false },    /* vmaxs vmins */
+    /* remainder and bit ops (no rows of their own in the spec's table): fmod / rem as vdiv, the
+     * tile-tile bit ops as vand / vor; xor (three vand-class passes through its tmp: (a | b) & ~(a & b)),
+     * shifts as vand; scalar forms as the vmuls class; tnot = vnot */
+    [VOP_FMOD] = { VC_REPEAT, 11, 4, true },   [VOP_FMODS] = { VC_REPEAT, 11, 4, false },
+    [VOP_REM] = { VC_REPEAT, 11, 4, true },    [VOP_REMS] = { VC_REPEAT, 11, 4, false },
+    [VOP_AND] = { VC_REPEAT, 8, 2, true },     [VOP_OR] = { VC_REPEAT, 8, 2, true },       /* vand vor */
+    [VOP_XOR] = { VC_REPEAT, 8, 6, true },     [VOP_SHL] = { VC_REPEAT, 8, 2, true },
+    [VOP_SHR] = { VC_REPEAT, 8, 2, true },     [VOP_ANDS] = { VC_REPEAT, 11, 1, false },
+    [VOP_ORS] = { VC_REPEAT, 11, 1, false },   [VOP_XORS] = { VC_REPEAT, 11, 3, false },
+    [VOP_SHLS] = { VC_REPEAT, 11, 1, false },  [VOP_SHRS] = { VC_REPEAT, 11, 1, false },
+    [VOP_NOT] = { VC_REPEAT, 8, 2, false },                                                /* vnot */
+    /* lrelu = vmuls + vmax, prelu = compare + multiply + select (two vsel-class passes) */
+    [VOP_LRELU] = { VC_REPEAT, 11, 2, false }, [VOP_PRELU] = { VC_REPEAT, 13, 4, false },
+    [VOP_PARTADD] = { VC_REPEAT, 10, 2, true }, [VOP_PARTMUL] = { VC_REPEAT, 10, 2, true }, /* as vadd vmul vmax vmin */
+    [VOP_PARTMAX] = { VC_REPEAT, 10, 2, true }, [VOP_PARTMIN] = { VC_REPEAT, 10, 2, true },
     [VOP_EXP] = { VC_REPEAT, 13, 2, false },   [VOP_LOG] = { VC_REPEAT, 13, 2, false },     /* vexp vln */
     [VOP_SQRT] = { VC_REPEAT, 14, 2, false },  [VOP_RSQRT] = { VC_REPEAT, 10, 1, false },   /* vsqrt vrsqrt */
     [VOP_RECIP] = { VC_REPEAT, 10, 1, false }, [VOP_ABS] = { VC_REPEAT, 13, 1, false },     /* vrec (as vrsqrt) vabs */
@@ -82,6 +97,7 @@ static const VecCost vec_cost[VOP_COUNT] = {
     [VOP_ROWEXPANDSUB] = { VC_EXPAND, 0, 0, false }, [VOP_ROWEXPANDMUL] = { VC_EXPAND, 0, 0, false },
     [VOP_ROWEXPANDDIV] = { VC_EXPAND, 0, 0, false }, [VOP_ROWEXPANDMAX] = { VC_EXPAND, 0, 0, false },
     [VOP_ROWEXPANDMIN] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPAND] = { VC_EXPAND, 0, 0, false },
+    [VOP_ROWEXPANDEXPDIF] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDEXPDIF] = { VC_EXPAND, 0, 0, false },
     [VOP_COLEXPANDADD] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDSUB] = { VC_EXPAND, 0, 0, false },
     [VOP_COLEXPANDMUL] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDDIV] = { VC_EXPAND, 0, 0, false },
     [VOP_COLEXPANDMAX] = { VC_EXPAND, 0, 0, false }, [VOP_COLEXPANDMIN] = { VC_EXPAND, 0, 0, false },

@@ -69,7 +69,7 @@ static inline int64_t sim_gm_offset(const SimGm *g, int64_t r, int64_t c) {
 typedef struct SimDyn {
     const MirInst *inst;
     int64_t off0, off1;          /* evaluated offsets; tload / tstore: the window's logical (row, col);
-                                  * MI_VOP: off0 = the scalar operand's value (when inst->scalar) */
+                                  * ggetval / gsetval: off0 = the element offset */
     int32_t order;               /* issue index */
     int64_t t_issue;             /* issue time in cycles: one per instruction, later after a scalar read's stall */
     int32_t seq;                 /* 1-based sequence number on its pipe */
@@ -178,6 +178,17 @@ bool sim_exec_vop_cmp(SimRun *s, const SimDyn *d);
 /* vec_move.c: transpose and concat */
 bool sim_vop_check_move(SimRun *s, const MirInst *i);
 bool sim_exec_vop_move(SimRun *s, const SimDyn *d);
+/* vec_bits.c: fmod rem and or xor shl shr not prelu lrelu expdif and tpart* (docs/vector.md).
+ * sim_vfn_is_bits: fn's dense kernels are here (MVF_FMOD and after). sim_vop_bits_dtype_error: NULL
+ * when the op computes on dt, else what it takes. The dense kernels (o may equal a or b) return,
+ * for integers, the index of the first element with a zero divisor (fmod, rem) or a shift count
+ * outside [0, bits) (shl, shr), or -1. */
+bool sim_vfn_is_bits(MirVecFn fn);
+const char *sim_vop_bits_dtype_error(MirVecOp op, DType dt);
+void sim_vrow_bits_d(MirVecFn fn, DType dt, double *o, const double *a, const double *b, int64_t n);
+int64_t sim_vrow_bits_i(MirVecFn fn, DType dt, int64_t *o, const int64_t *a, const int64_t *b, int64_t n);
+bool sim_vop_check_part(SimRun *s, const MirInst *i);
+bool sim_exec_vop_part(SimRun *s, const SimDyn *d);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */

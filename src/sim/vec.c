@@ -1,7 +1,7 @@
 /* sim/vec — the vector unit: semantics of MI_VOP (spec/ops.md §4, numerics §2.8, decisions §7).
  *
  * Requires: per-buffer views (layout tables) of the run; the scalar operand evaluated at issue
- * (SimDyn.off0); the row kernels of vec_row.c.
+ * (SimDyn.sc); the row kernels of vec_row.c.
  * Produces: sim_vop_check (operands, dtypes, valid shapes and mode, checked when the instruction is
  * issued) and sim_exec_vop (the instruction's effect on the Vec memory, in simulated-time order).
  * Does: every instruction works row by row through the operands' views, so padded ND rows, DN
@@ -71,6 +71,8 @@ static bool check_dtypes(SimRun *s, const MirInst *i, MirVecKind vk) {
     if (st != dt || (uses_src1(vk) && k->bufs[i->src1].dtype != dt)) return vop_error(s, i, "operand dtypes differ");
     bool transcendental = i->vop == VOP_EXP || i->vop == VOP_LOG || i->vop == VOP_SQRT || i->vop == VOP_RSQRT;
     if (transcendental && !dtype_is_float(dt)) return vop_error(s, i, "needs a float dtype");
+    const char *bits = sim_vop_bits_dtype_error(i->vop, dt);   /* vec_bits.c */
+    if (bits) return vop_error(s, i, bits);
     return true;
 }
 
@@ -101,7 +103,8 @@ static bool check_shapes(SimRun *s, const MirInst *i, MirVecKind vk, MirVecFn fn
         if (fn != MVF_ADD && outer > 0 && inner == 0) return vop_error(s, i, "max / min over an empty valid region");
         return true;
     }
-    case MVK_CMP: case MVK_CMPS: case MVK_SEL: case MVK_SELS: case MVK_TRANS: case MVK_CONCAT: return true;   /* vec_cmp.c, vec_move.c */
+    case MVK_CMP: case MVK_CMPS: case MVK_SEL: case MVK_SELS: case MVK_TRANS: case MVK_CONCAT: case MVK_PART:
+        return true;   /* vec_cmp.c, vec_move.c, vec_bits.c */
     case MVK_ROW_EXPAND: case MVK_COL_EXPAND: {
         bool row = vk == MVK_ROW_EXPAND;
         if (A && !same_valid(D, A)) return vop_error(s, i, "valid shapes of dst and src0 differ");
@@ -120,6 +123,7 @@ bool sim_vop_check(SimRun *s, const MirInst *i) {
     MirVecKind vk = mir_vop_kind(i->vop);
     if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS) return sim_vop_check_cmp(s, i);   /* vec_cmp.c */
     if (vk == MVK_TRANS || vk == MVK_CONCAT) return sim_vop_check_move(s, i);              /* vec_move.c */
+    if (vk == MVK_PART) return sim_vop_check_part(s, i);                                  /* vec_bits.c */
     MirVecFn fn = mir_vop_fn(i->vop);
     int ids[3] = { i->dst, i->src0, i->src1 };
     bool use[3] = { true, uses_src0(vk, fn), uses_src1(vk) };
@@ -193,7 +197,7 @@ static const uint8_t *row_ptr(const SimView *v, int64_t r) { return v->base + v-
 
 /* FP32 element-wise on contiguous rows of dst and the matrix operands, in tile memory. */
 static bool ew_fast_ok(const Vop *x) {
-    if (x->d->buf->dtype != DT_FP32 || !contiguous(x->d, x->cols)) return false;
+    if (x->d->buf->dtype != DT_FP32 || sim_vfn_is_bits(x->fn) || !contiguous(x->d, x->cols)) return false;
     if (x->a && !contiguous(x->a, x->cols)) return false;
     return x->kind != MVK_BINARY || contiguous(x->b, x->cols);
 }
@@ -239,6 +243,7 @@ static void ew_float(const Vop *x) {
         }
         if (x->kind == MVK_UNARY) sim_vrow_unary_d(x->i->vop, ro, ra, n);
         else if (!x->a) memcpy(ro, rb, sizeof(double) * (size_t)n);   /* fill, plain expand */
+        else if (sim_vfn_is_bits(x->fn)) sim_vrow_bits_d(x->fn, x->d->buf->dtype, ro, ra, rb, n);
         else sim_vrow_bin_d(x->fn, ro, ra, rb, n);
         sim_vrow_store_d(x->d, r, n, ro);
     }
@@ -261,7 +266,12 @@ static bool ew_int(const Vop *x) {
         int64_t bad = -1;
         if (x->kind == MVK_UNARY) bad = sim_vrow_unary_i(x->i->vop, ro, ra, n);
         else if (!x->a) memcpy(ro, rb, sizeof(int64_t) * (size_t)n);
+        else if (sim_vfn_is_bits(x->fn)) bad = sim_vrow_bits_i(x->fn, x->d->buf->dtype, ro, ra, rb, n);
         else bad = sim_vrow_bin_i(x->fn, ro, ra, rb, n);
+        if (bad >= 0 && (x->fn == MVF_SHL || x->fn == MVF_SHR))
+            return sim_hard_error(x->s, x->i, "%s: shift count %lld is outside [0, %d) computing element (%lld, %lld) of %s",
+                                  mir_vop_pto(x->i->vop), (long long)rb[bad], dtype_bits(x->d->buf->dtype), (long long)r,
+                                  (long long)bad, x->d->buf->name);
         if (bad >= 0) return div_by_zero(x, r, bad);
         sim_vrow_store_i(x->d, r, n, ro);
     }
@@ -378,6 +388,7 @@ bool sim_exec_vop(SimRun *s, const SimDyn *d) {
     MirVecKind vk = mir_vop_kind(i->vop);
     if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS) return sim_exec_vop_cmp(s, d);
     if (vk == MVK_TRANS || vk == MVK_CONCAT) return sim_exec_vop_move(s, d);
+    if (vk == MVK_PART) return sim_exec_vop_part(s, d);
     Vop x = { .s = s, .i = i, .kind = mir_vop_kind(i->vop), .fn = mir_vop_fn(i->vop), .d = &s->views[i->dst] };
     if (uses_src0(x.kind, x.fn)) x.a = &s->views[i->src0];
     if (uses_src1(x.kind)) x.b = &s->views[i->src1];

@@ -140,6 +140,7 @@ int64_t sim_vrow_unary_i(MirVecOp op, int64_t *o, const int64_t *a, int64_t n) {
     case VOP_ABS: for (int64_t j = 0; j < n; j++) o[j] = a[j] < 0 ? -a[j] : a[j]; break;
     case VOP_NEG: for (int64_t j = 0; j < n; j++) o[j] = -a[j]; break;
     case VOP_RELU: for (int64_t j = 0; j < n; j++) o[j] = a[j] < 0 ? 0 : a[j]; break;
+    case VOP_NOT: for (int64_t j = 0; j < n; j++) o[j] = ~a[j]; break;   /* the store keeps the low bits */
     case VOP_RECIP:
         for (int64_t j = 0; j < n; j++) {
             if (a[j] == 0) return j;

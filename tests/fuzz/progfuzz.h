@@ -71,7 +71,8 @@
     X(VEC_PROMOTE,  "vec_promote",  1, "tensor-level mixed dtypes (the front end inserts casts)")      \
     X(VEC_SCALAR,   "vec_scalar",   1, "loop variables as scalar operands (kernel scalar arguments)")  \
     X(VEC_SCALAR_PIPE, "vec_scalar_pipe", 1, "a pl.pipeline loop variable as a scalar operand")     \
-    X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round")
+    X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round") \
+    X(VEC_BITS,     "vec_bits",     1, "remainder and bit ops: pl.fmod (float / int), pl.and_ / pl.or_ (int)")
 
 typedef enum {
 #define PF_ENUM(id, name, on, help) PF_F_##id,
@@ -136,6 +137,7 @@ typedef enum {
     PF_V_CAST,
     PF_V_ROW_SUM, PF_V_ROW_MAX, PF_V_ROW_MIN, PF_V_COL_SUM, PF_V_COL_MAX, PF_V_COL_MIN,
     PF_V_ROW_EXPAND, PF_V_COL_EXPAND,
+    PF_V_FMOD, PF_V_AND, PF_V_OR,
     PF_V_NOPS
 } PfVOp;
 

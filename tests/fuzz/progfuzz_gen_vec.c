@@ -404,7 +404,7 @@ static int gen_op(VGen *x) {
         }
         int a = operand(x, sa, dt, approx_ok), b = operand(x, sb, dtb, approx_ok);
         if (a < 0 || b < 0) return -1;
-        if (pick == PF_V_DIV && !(x->r[b].lo >= 0.01 || x->r[b].hi <= -0.01)) {
+        if ((pick == PF_V_DIV || pick == PF_V_FMOD) && !(x->r[b].lo >= 0.01 || x->r[b].hi <= -0.01)) {
             b = positive(x, b);
             if (b >= 0 && pf_chance(g, 30)) b = add(x, node(PF_V_NEG, (DType)v->n[b].dt, v->n[b].shape, b, -1));
             if (b < 0) return -1;

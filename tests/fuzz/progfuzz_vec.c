@@ -76,6 +76,11 @@ static const PfVOpInfo ops[PF_V_NOPS] = {
                         PF_VOP_APPROX_OK, PF_F_VEC_EXPAND, 1 },
     [PF_V_COL_EXPAND] = { "col_expand", "col", PF_VK_EXPAND, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
                         PF_VOP_APPROX_OK, PF_F_VEC_EXPAND, 1 },
+    /* fmod: a discontinuous function of its operands, so never of an approx value; the divisor's
+     * range avoids 0 as div's does */
+    [PF_V_FMOD]     = { "fmod",     NULL,  PF_VK_BINARY,  PF_VDT_ALL, 0, PF_VOP_NONZERO, PF_F_VEC_BITS, 3 },
+    [PF_V_AND]      = { "and_",     NULL,  PF_VK_BINARY,  PF_VDT_INT, 0, PF_VOP_APPROX_OK | PF_VOP_COMMUTES, PF_F_VEC_BITS, 2 },
+    [PF_V_OR]       = { "or_",      NULL,  PF_VK_BINARY,  PF_VDT_INT, 0, PF_VOP_APPROX_OK | PF_VOP_COMMUTES, PF_F_VEC_BITS, 2 },
 };
 
 const PfVOpInfo *pf_vop(int op) { return &ops[op]; }
@@ -227,6 +232,16 @@ static PfRange arith(int op, PfRange a, PfRange b, DType dt) {
         return r;
     }
     case PF_V_MAX: case PF_V_MAXS: return rng(fmax(a.lo, b.lo), fmax(a.hi, b.hi), ap);
+    case PF_V_FMOD: {   /* the sign of the dividend, |r| < |b| and |r| <= |a| */
+        double m = fmax(fabs(b.lo), fabs(b.hi));
+        return rng(fmax(fmin(a.lo, 0), -m), fmin(fmax(a.hi, 0), m), ap);
+    }
+    case PF_V_AND: case PF_V_OR: {   /* two's-complement bits: within [-2^k, 2^k) when both operands are */
+        double m = 1;
+        while (m <= max4(fabs(a.lo), fabs(a.hi), fabs(b.lo), fabs(b.hi))) m *= 2;
+        bool nonneg = a.lo >= 0 && b.lo >= 0;
+        return rng(nonneg ? 0 : -m, m - 1, ap);
+    }
     default: return rng(fmin(a.lo, b.lo), fmin(a.hi, b.hi), ap);
     }
 }
@@ -402,7 +417,7 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         }
         break;
     case PF_VK_BINARY: {
-        if (n->op == PF_V_DIV && !nonzero(b, (DType)nb->dt)) FAIL("division by a range near zero");
+        if ((n->op == PF_V_DIV || n->op == PF_V_FMOD) && !nonzero(b, (DType)nb->dt)) FAIL("division by a range near zero");
         r = arith(n->op, a, b, dt);
         break;
     }

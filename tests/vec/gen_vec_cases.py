@@ -52,6 +52,7 @@ INTS = ("INT32", "INT16", "INT8")
 ELEM_BYTES = {"FP32": 4, "FP16": 2, "BF16": 2, "INT32": 4, "INT16": 2, "INT8": 1}
 INT_RANGE = {t: (-(1 << (8 * ELEM_BYTES[t] - 1)), (1 << (8 * ELEM_BYTES[t] - 1)) - 1) for t in INTS}
 INT_RANGE["UINT8"] = (0, 255)          # packed compare masks
+INT_RANGE["UINT16"] = (0, 65535)       # not_ (gen_bits)
 # precision bits, minimum normal exponent, largest finite value
 FLOAT_FMT = {"FP32": (24, -126, float(np.finfo(np.float32).max)),
              "FP16": (11, -14, 65504.0),
@@ -263,7 +264,7 @@ def npy_array(dt, x):
         return b.view("V2")
     lo, hi = INT_RANGE[dt]
     assert np.all(np.isfinite(x)) and x.min() >= lo and x.max() <= hi and np.all(x == np.rint(x)), f"bad {dt} values"
-    return x.astype({"INT32": np.int32, "INT16": np.int16, "INT8": np.int8, "UINT8": np.uint8}[dt])
+    return x.astype({"INT32": np.int32, "INT16": np.int16, "INT8": np.int8, "UINT8": np.uint8, "UINT16": np.uint16}[dt])
 
 
 def ptype(shape, dt):
@@ -1101,6 +1102,179 @@ def write_examples():
         f.write("\n".join(lines) + "\n")
 
 
+# ---------------------------------------------------------------------------------------------
+# remainder, bitwise, leaky relu, partial and exp-difference ops (docs/vector.md)
+# ---------------------------------------------------------------------------------------------
+# Models (pto-isa ElementOp.h / TPartOp.hpp, spec/ops.md §4.1-§4.3, §4.7):
+#   fmod  float: math.fmod (exact) -> the dt value; integer: truncated remainder (C %)
+#   rem   r = fmod; when (a >= 0) != (b >= 0) and r != 0: r + b rounded once to dt (floor modulo)
+#   and/or/xor/shl/shr on two's-complement bits wrapped to dt; shr arithmetic for signed types
+#   not_  ~x wrapped;  lrelu/prelu  x > 0 ? x : x * slope rounded once (slope first rounded to dt)
+#   expdif  exp(rne(dt, t - v)) rounded once;  part_*  union of the valid boxes: both -> op, one ->
+#   copy, neither -> 0 (the tile loads of the part cases have different valid shapes)
+
+BIT_INTS = ("INT32", "INT16", "INT8", "UINT8", "UINT16")
+ELEM_BYTES.update({"UINT8": 1, "UINT16": 2})
+
+
+def bits_ints(dt, shape, lo=None, hi=None):
+    return rand_int(dt, shape, lo, hi)
+
+
+def fmod_model(dt, a, b, floor):
+    if dt in FLOATS:
+        r = np.fmod(a, b)                        # exact (fmod of two dt values is a dt value)
+        if floor:
+            fix = ((a >= 0) != (b >= 0)) & (r != 0)
+            r = np.where(fix, rne(dt, r + b), r)
+        return r
+    ai, bi = a.astype(np.int64), b.astype(np.int64)
+    r = np.sign(ai) * (np.abs(ai) % np.abs(bi))  # C %: truncated, sign of the dividend
+    if floor:
+        r = np.where(((ai >= 0) != (bi >= 0)) & (r != 0), r + bi, r)
+    return wrap(dt, r).astype(np.float64)
+
+
+def bit_model(op, dt, a, b):
+    ai, bi = a.astype(np.int64), b.astype(np.int64)
+    if op == "and_":
+        r = ai & bi
+    elif op == "or_":
+        r = ai | bi
+    elif op == "xor":
+        r = ai ^ bi
+    elif op == "shl":
+        r = ai << bi                              # int64: no overflow for < 32-bit values and counts < 32
+    elif op == "shr":
+        r = ai >> bi                              # numpy >> on int64 is arithmetic
+    else:
+        r = ~ai
+    return wrap(dt, r).astype(np.float64)
+
+
+def tmp_tile(dt, s):
+    return f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)"
+
+
+def gen_bits():
+    R, C = 8, 64
+    s = (R, C)
+    # fmod / rem (tile-tile) and fmods / rems (scalar), every dtype
+    for dt in FLOATS + INTS + ("UINT8", "UINT16"):
+        fl = dt in FLOATS
+        a = rand_vals(dt, s, FP_EXP[dt]) if fl else bits_ints(dt, s)
+        b = rand_vals(dt, s, FP_EXP[dt]) if fl else bits_ints(dt, s, 1 if dt.startswith("U") else -100, 100)
+        if fl:
+            b[b == 0] = 0.75
+            b = plant(b, [0.0] if dt == "FP32" else [])        # float x % 0 = NaN (IEEE)
+        else:
+            b[b == 0] = 3
+        if not dt.startswith("U") and not fl:
+            a = plant(a, [INT_RANGE[dt][0], INT_RANGE[dt][0]])
+            b = plant(b, [-1, 7])                               # INT_MIN % -1 = 0
+        for op, floor in (("fmod", False), ("rem", True)):
+            y = fmod_model(dt, a, b, floor)
+            tile = [tmp_tile(dt, s), f"pl.store(pl.rem(ta, tb, tmp), [0, 0], y)"] if floor else \
+                   [f"pl.store(pl.fmod(ta, tb), [0, 0], y)"]
+            Case(f"{op}_{dt.lower()}", [("a", dt, s, a), ("b", dt, s, b)], [("y", dt, s, y)], tile, [f"y[:] = pl.{op}(a, b)"])
+    for dt, sv in (("FP32", "0.7"), ("FP16", "-2.5"), ("INT32", "-7"), ("INT8", "5"), ("UINT8", "9")):
+        fl = dt in FLOATS
+        a = rand_vals(dt, s, FP_EXP[dt]) if fl else bits_ints(dt, s)
+        sc = rne(dt, np.full(s, float(sv))) if fl else np.full(s, float(sv))
+        for op, floor in (("fmods", False), ("rems", True)):
+            y = fmod_model(dt, a, sc, floor)
+            tile = [tmp_tile(dt, s), f"pl.store(pl.rems(ta, {sv}, tmp), [0, 0], y)"] if floor else \
+                   [f"pl.store(pl.fmods(ta, {sv}), [0, 0], y)"]
+            Case(f"{op}_{dt.lower()}", [("a", dt, s, a)], [("y", dt, s, y)], tile, [f"y[:] = pl.{op}(a, {sv})"])
+    # bitwise and shifts
+    for dt in BIT_INTS:
+        bits = 8 * ELEM_BYTES[dt]
+        a, b = bits_ints(dt, s), bits_ints(dt, s)
+        cnt = bits_ints(dt, s, 0, bits - 1)
+        for op in ("and_", "or_", "xor", "shl", "shr"):
+            rhs = cnt if op in ("shl", "shr") else b
+            y = bit_model(op, dt, a, rhs)
+            call = "pl.xor(ta, tb, tmp)" if op == "xor" else f"pl.{op}(ta, tb)"
+            tile = ([tmp_tile(dt, s)] if op == "xor" else []) + [f"pl.store({call}, [0, 0], y)"]
+            Case(f"{op.rstrip('_')}_{dt.lower()}", [("a", dt, s, a), ("b", dt, s, rhs)], [("y", dt, s, y)], tile,
+                 [f"y[:] = pl.{op}(a, b)"])
+    for dt, sv, k in (("INT32", 0x0F0F0F0F, 31), ("INT16", 0x00FF, 3), ("UINT8", 0x3C, 7), ("UINT16", 0xF00F, 15)):
+        a = bits_ints(dt, s)
+        sc = np.full(s, float(sv))
+        for op, bop in (("ands", "and_"), ("ors", "or_"), ("xors", "xor")):
+            y = bit_model(bop, dt, a, sc)
+            tile = [tmp_tile(dt, s), f"pl.store(pl.xors(ta, {sv}, tmp), [0, 0], y)"] if op == "xors" else \
+                   [f"pl.store(pl.{op}(ta, {sv}), [0, 0], y)"]
+            Case(f"{op}_{dt.lower()}", [("a", dt, s, a)], [("y", dt, s, y)], tile, [f"y[:] = pl.{op}(a, {sv})"])
+        for op, bop in (("shls", "shl"), ("shrs", "shr")):
+            y = bit_model(bop, dt, a, np.full(s, float(k)))
+            Case(f"{op}_{dt.lower()}", [("a", dt, s, a)], [("y", dt, s, y)], [f"pl.store(pl.{op}(ta, {k}), [0, 0], y)"],
+                 [f"y[:] = pl.{op}(a, {k})"])
+    # the scalar form through the unified name: pl.and_(t, s) -> ands
+    a = bits_ints("INT32", s)
+    Case("and_scalar_int32", [("a", "INT32", s, a)], [("y", "INT32", s, bit_model("and_", "INT32", a, np.full(s, 255.0)))],
+         ["pl.store(pl.and_(ta, 255), [0, 0], y)"], ["y[:] = pl.and_(a, 255)"])
+    for dt in ("INT16", "UINT16"):
+        a = plant(bits_ints(dt, s), [0, INT_RANGE[dt][0], INT_RANGE[dt][1]])
+        Case(f"not_{dt.lower()}", [("a", dt, s, a)], [("y", dt, s, bit_model("not_", dt, a, a))],
+             ["pl.store(pl.not_(ta), [0, 0], y)"], ["y[:] = pl.not_(a)"])
+    # lrelu (tile and tensor) and prelu (tile only; UINT8 scratch of R + 1 rows)
+    for dt in FLOATS:
+        x = plant(rand_vals(dt, s, FP_EXP[dt]), [0.0, -0.0])
+        slope = float(rne(dt, np.array([0.1]))[0])
+        y = np.where(x > 0, x, rne(dt, x * slope))
+        Case(f"lrelu_{dt.lower()}", [("x", dt, s, x)], [("y", dt, s, y)], ["pl.store(pl.lrelu(tx, 0.1), [0, 0], y)"],
+             ["y[:] = pl.lrelu(x, 0.1)"])
+        w = rand_vals(dt, s, (-4, 2))
+        Case(f"prelu_{dt.lower()}", [("x", dt, s, x), ("w", dt, s, w)], [("y", dt, s, np.where(x > 0, x, rne(dt, x * w)))],
+             [f"tmp = pl.create_tile([{R + 1}, 32], dtype=pl.UINT8, target_memory=pl.Mem.Vec)",
+              "pl.store(pl.prelu(tx, tw, tmp), [0, 0], y)"], None)
+    # row / col expand expdif: exp(t - v), the difference rounded to dt first
+    for dt in FLOATS:
+        for fam in ("row", "col"):
+            vs = (R, 1) if fam == "row" else (1, C)
+            t = rand_vals(dt, s, (-4, 3))
+            v = rand_vals(dt, vs, (-4, 3))
+            d = rne(dt, t - np.broadcast_to(v, s))
+            ok = robust(dt, np.exp(d))
+            t[~ok] = np.broadcast_to(v, s)[~ok]                # exp(0) = 1 where the rounding is close
+            d = rne(dt, t - np.broadcast_to(v, s))
+            Case(f"{fam}_expand_expdif_{dt.lower()}", [("t", dt, s, t), ("v", dt, vs, v)], [("y", dt, s, rne(dt, np.exp(d)))],
+                 [f"pl.store(pl.{fam}_expand_expdif(tt, tv), [0, 0], y)"], [f"y[:] = pl.{fam}_expand_expdif(t, v)"])
+    # part_*: tile loads with different valid shapes ([6, 40] and [8, 24] of [8, 64]); the union is
+    # [8, 40]; the tensor form combines the whole tensors
+    VA, VB = (6, 40), (8, 24)
+    U = (max(VA[0], VB[0]), max(VA[1], VB[1]))
+    models = {"part_add": lambda dt, a, b: binary_model("add", dt, a, b), "part_mul": lambda dt, a, b: binary_model("mul", dt, a, b),
+              "part_max": lambda dt, a, b: std_max(a, b), "part_min": lambda dt, a, b: std_min(a, b)}
+    for op, f in models.items():
+        for dt in ("FP32", "FP16", "BF16", "INT32", "INT16", "INT8", "UINT8"):
+            fl = dt in FLOATS
+            a = rand_vals(dt, s, FP_EXP[dt]) if fl else bits_ints(dt, s)
+            b = rand_vals(dt, s, FP_EXP[dt]) if fl else bits_ints(dt, s)
+            both = f(dt, a, b)
+            ina = np.zeros(s, bool)
+            ina[:VA[0], :VA[1]] = True
+            inb = np.zeros(s, bool)
+            inb[:VB[0], :VB[1]] = True
+            y = np.where(ina & inb, both, np.where(ina, a, np.where(inb, b, 0.0)))
+            y[U[0]:, :] = 0
+            y[:, U[1]:] = 0
+            Case(f"{op}_{dt.lower()}", [("a", dt, s, a), ("b", dt, s, b)], [("y", dt, s, y)],
+                 [f"pl.store(pl.{op}(ta, tb), [0, 0], y)"], None, loads={"a": (s, VA), "b": (s, VB)})
+            if dt in ("FP16", "INT8"):
+                Case(f"{op}_tensor_{dt.lower()}", [("a", dt, s, a), ("b", dt, s, b)], [("y", dt, s, both)], None,
+                     [f"y[:] = pl.{op}(a, b)"])
+    # integer fmod / rems by zero: run-time errors naming the op
+    a = bits_ints("INT32", s, -1000, 1000)
+    b = bits_ints("INT32", s, 1, 50)
+    b[2, 9] = 0
+    Case("fmod_by_zero_int32", [("a", "INT32", s, a), ("b", "INT32", s, b)], [("y", "INT32", s, None)],
+         ["pl.store(pl.fmod(ta, tb), [0, 0], y)"], ["y[:] = pl.fmod(a, b)"], tol="error")
+    Case("rems_by_zero_uint8", [("a", "UINT8", s, bits_ints("UINT8", s))], [("y", "UINT8", s, None)],
+         [tmp_tile("UINT8", s), "pl.store(pl.rems(ta, 0, tmp), [0, 0], y)"], ["y[:] = pl.rems(a, 0)"], tol="error")
+
+
 def main():
     self_check()
     gen_binary()
@@ -1118,6 +1292,7 @@ def main():
     gen_examples()
     gen_cmp_sel()
     gen_moves()
+    gen_bits()
     write_all()
     write_examples()
     nprog = sum((c.tile_body is not None) + (c.tensor_body is not None) for c in CASES)
