@@ -3,8 +3,8 @@
  *           planner (PYPTO exactly; DSA_RP / PTOAS approximated, see pass_memory_reuse).
  * Produces: bases whose lifetimes do not overlap merged onto one buffer, per memory space; the
  *           pipeline_membership attrs consumed and stripped; unreferenced allocs dropped.
- * Does: lifetimes from a linear pre-order numbering (a value defined outside a loop and used in it
- *   lives to the loop's end; `prev.last <= curr.def` is no overlap). Global first-fit-decreasing
+ * Does: lifetimes from a linear pre-order numbering (a value defined outside a loop and used in it,
+ *   at any depth, lives to the end of the outermost such loop; `prev.last <= curr.def` is no overlap). Global first-fit-decreasing
  *   packing: largest base first; it joins the first buffer all of whose members it may share with
  *   (disjoint lifetimes, and never the result of an op with an input it may not overwrite: spec/ops.md
  *   §2.7 — every input of a not-in-place-safe op, an expand op's broadcast vector, a cast's input). Pipeline-stage guard: clones of one
@@ -38,21 +38,27 @@ static Base *base_of(Reuse *r, const Var *b) {
     return NULL;
 }
 
-/* A use at `at` inside a loop spanning [loop_start, loop_end) keeps a value defined before the
- * loop alive to the loop's end (the next iteration reads it again). */
-static void touch(Reuse *r, const Var *v, int at, int loop_start, int loop_end) {
+/* The loops enclosing a statement, outermost first: [start, end) of each in the numbering. */
+typedef struct Loops { int start[64], end[64]; int n; } Loops;
+
+/* A use at `at` inside loops keeps a value defined before a loop alive to that loop's end (the next
+ * iteration reads it again) — to the end of the outermost enclosing loop that starts after the
+ * definition, however deeply the use is nested. */
+static void touch(Reuse *r, const Var *v, int at, const Loops *loops) {
     if (!v->type || !v->type->memref) return;
     Base *b = base_of(r, v->type->memref->base);
     if (!b) return;
     if (b->def < 0 || at < b->def) b->def = at;
-    int end = (loop_end > at && b->def < loop_start) ? loop_end : at;
+    int end = at;
+    for (int i = 0; loops && i < loops->n; i++)
+        if (b->def < loops->start[i] && loops->end[i] > end) { end = loops->end[i]; break; }
     if (end > b->last) b->last = end;
 }
 
-typedef struct { Reuse *r; int at, loop_start, loop_end; } UseCtx;
+typedef struct { Reuse *r; int at; const Loops *loops; } UseCtx;
 static void use_visit(Expr *e, void *ud) {
     UseCtx *u = ud;
-    if (e->kind == EX_VAR) touch(u->r, e->var, u->at, u->loop_start, u->loop_end);
+    if (e->kind == EX_VAR) touch(u->r, e->var, u->at, u->loops);
 }
 
 static void parse_membership(const Expr *c, int *group, int *stage) {
@@ -79,44 +85,46 @@ static bool output_may_not_alias(const Expr *c, int a) {
            ((k == VK_BINARY || k == VK_SCALAR) && c->call.nargs == 3 && a == 2);   /* xor xors rem rems prelu: the scratch */
 }
 
-/* Numbers statements; loop_end is the index of the end of the innermost enclosing loop for values
- * defined outside it (conservatively: any use inside a loop extends to the loop end). */
-static void lifetimes(Reuse *r, StmtList *l, int loop_start, int loop_end) {
+/* Numbers statements; `loops` are the loops enclosing l (NULL while only counting). */
+static void lifetimes(Reuse *r, StmtList *l, const Loops *loops) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         int at = r->counter++;
-        UseCtx u = { r, at, loop_start, loop_end };
+        UseCtx u = { r, at, loops };
         StmtList one = { &l->items[i], 1, 1 };
         if (s->kind == ST_FOR || s->kind == ST_IF) {
             int start = at;
-            int end_guess = at + 1;
             /* number the body first to know where the loop ends */
             int save = r->counter;
             StmtList *bodies[2] = { s->kind == ST_FOR ? &s->for_.body : &s->if_.then_body,
                                     s->kind == ST_IF ? &s->if_.else_body : NULL };
-            for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], -1, -1);
-            end_guess = r->counter;
+            for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], NULL);
+            int end = r->counter;
             r->counter = save;
-            int inner_start = s->kind == ST_FOR ? start + 1 : loop_start;
-            int inner_end = s->kind == ST_FOR ? end_guess : loop_end;
-            for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], inner_start, inner_end);
+            Loops inner = loops ? *loops : (Loops){ .n = 0 };
+            if (s->kind == ST_FOR) {
+                PTOC_ASSERT(inner.n < 64, "loops nested more than 64 deep");
+                inner.start[inner.n] = start + 1;
+                inner.end[inner.n++] = end;
+            }
+            for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], &inner);
             VarList *defs[2] = { s->kind == ST_FOR ? &s->for_.iter_args : NULL, s->kind == ST_FOR ? &s->for_.return_vars : &s->if_.return_vars };
             for (int k = 0; k < 2; k++)
-                for (int j = 0; defs[k] && j < defs[k]->len; j++) touch(r, defs[k]->items[j], k ? r->counter : start, -1, -1);
+                for (int j = 0; defs[k] && j < defs[k]->len; j++) touch(r, defs[k]->items[j], k ? r->counter : start, NULL);
             if (s->kind == ST_FOR)
                 for (int j = 0; j < s->for_.iter_args.len; j++) {
                     Expr *init = s->for_.iter_args.items[j]->init;
-                    UseCtx ui = { r, start, -1, -1 };
+                    UseCtx ui = { r, start, NULL };
                     ir_visit_expr(init, use_visit, &ui);
                 }
-            UseCtx uc = { r, start, loop_start, loop_end };
+            UseCtx uc = { r, start, loops };
             ir_visit_expr(s->kind == ST_FOR ? s->for_.stop : s->if_.cond, use_visit, &uc);
             continue;
         }
         if (s->kind == ST_ASSIGN) {
             Expr *c = pass_stmt_call(s);
             if (pass_is_op(c, OP_TILE_ALLOC)) continue;
-            touch(r, s->assign.var, at, -1, -1);
+            touch(r, s->assign.var, at, NULL);
             if (c && s->assign.var->type->memref) {
                 Base *b = base_of(r, s->assign.var->type->memref->base);
                 int g, st;
@@ -283,7 +291,7 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         ir_is_const_int(c->call.args[1], &size);
         r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, -1, s };
     }
-    lifetimes(&r, &f->body, -1, -1);
+    lifetimes(&r, &f->body, NULL);
     build_forbidden(&r);
     int ng = 0;
     for (int i = 0; i < r.nbases; i++)

@@ -60,6 +60,11 @@ static void first_error(DrvSession *s, char *msg, size_t len) {
     snprintf(msg, len, "(no diagnostic)");
 }
 
+static bool has_matmul(const PfProgram *p) {
+    for (int i = 0; i < p->nst; i++) if (p->st[i].kind == PF_S_MM) return true;
+    return false;
+}
+
 PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t msglen) {
     DrvOptions o;
     drv_options_defaults(&o);
@@ -87,6 +92,12 @@ PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t ms
         } else if (!r->compared || !r->within_tol) {
             snprintf(msg, msglen, "%lld of %lld elements off, max abs err %g", (long long)r->mismatches,
                      (long long)r->checked, r->max_abs_err);
+            out = PF_MISMATCH;
+        } else if (!has_matmul(p) && r->max_abs_err != 0) {
+            /* without a matmul (whose accumulation order the two may choose differently) the simulator
+             * and the interpreter compute every element alike: the tolerance would hide a wrong value */
+            snprintf(msg, msglen, "not bit-exact without a matmul: max abs err %g (%lld elements checked)", r->max_abs_err,
+                     (long long)r->checked);
             out = PF_MISMATCH;
         }
     }

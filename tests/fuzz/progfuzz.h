@@ -72,7 +72,8 @@
     X(VEC_SCALAR,   "vec_scalar",   1, "loop variables as scalar operands (kernel scalar arguments)")  \
     X(VEC_SCALAR_PIPE, "vec_scalar_pipe", 1, "a pl.pipeline loop variable as a scalar operand")     \
     X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round") \
-    X(VEC_BITS,     "vec_bits",     1, "remainder and bit ops: pl.fmod (float / int), pl.and_ / pl.or_ (int)")
+    X(VEC_BITS,     "vec_bits",     1, "remainder and bit ops: pl.fmod (float / int), pl.and_ / pl.or_ (int)") \
+    X(VEC_READ,     "vec_read",     1, "an element of an earlier value, t[r, c] (tgetval / ggetval), as a scalar operand")
 
 typedef enum {
 #define PF_ENUM(id, name, on, help) PF_F_##id,
@@ -161,6 +162,8 @@ typedef struct PfVNode {
     PfOff r, c;                   /* LOAD window offsets */
     double k;                     /* scalar operand / fill value */
     int8_t kvar;                  /* scalar operand: loop variable kvar + k (-1: the constant k) */
+    int8_t kread;                 /* scalar operand: element (kr, kc) of node kread - 1 (0: none; k unused) */
+    int16_t kr, kc;
 } PfVNode;
 
 typedef struct PfVStore { int8_t node, tensor; PfOff r, c; } PfVStore;

@@ -241,6 +241,7 @@ static void check_vec(Check *c, int si) {
     for (int k = 0; k < v->nn && c->ok; k++) {
         const PfVNode *n = &v->n[k];
         if (n->kvar >= 0 && (n->kvar >= p->nvars || !c->vis[(int)n->kvar])) fail(c, "%sscalar variable i%lld not in scope", "", n->kvar);
+        if (n->kread > 0 && !p->features.on[PF_F_VEC_READ]) fail(c, "%san element read as a scalar operand (vec_read) at node %lld", "", k);
         if (n->kvar >= 0 && c->pipe_var[(int)n->kvar] && !p->features.on[PF_F_VEC_SCALAR_PIPE])
             fail(c, "%sa pl.pipeline variable i%lld as a scalar operand (vec_scalar_pipe)", "", n->kvar);
         if (n->op != PF_V_LOAD) continue;

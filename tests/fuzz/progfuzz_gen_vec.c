@@ -207,7 +207,7 @@ static int gen_load(VGen *x, DType dt, int shape) {
 }
 
 static bool used(const PfVec *v, int k) {
-    for (int i = k + 1; i < v->nn; i++) if (v->n[i].a == k || v->n[i].b == k) return true;
+    for (int i = k + 1; i < v->nn; i++) if (v->n[i].a == k || v->n[i].b == k || v->n[i].kread == k + 1) return true;
     return false;
 }
 
@@ -268,6 +268,26 @@ static int operand(VGen *x, int shape, DType dt, bool allow_approx) {
 
 /* A loop variable in scope for a scalar operand; -1 none (a pl.pipeline variable only with
  * vec_scalar_pipe: tests/fuzz/found/pipeline_folded_index_scalar_roundtrip.py). */
+/* The scalar of node n becomes an element of an earlier exact value of n's dtype, inside its valid
+ * region: a read of a tile (tgetval) or of a tensor held in one; false when there is none. */
+static bool element_read(VGen *x, PfVNode *n) {
+    const PfVec *v = x->v;
+    int c[PF_MAX_VNODES], nc = 0;
+    for (int k = 0; k < v->nn; k++)
+        if (v->n[k].dt == n->dt && !x->r[k].approx && isfinite(x->r[k].lo) && isfinite(x->r[k].hi)) c[nc++] = k;
+    if (!nc) return false;
+    int k = c[pf_rint(x->g, nc)];
+    int64_t vr, vc;
+    pf_vvalid(v, k, &vr, &vc);
+    if (vr < 1 || vc < 1) return false;
+    n->kread = (int8_t)(k + 1);
+    n->kr = (int16_t)pf_rint(x->g, (int)vr);
+    n->kc = (int16_t)pf_rint(x->g, (int)vc);
+    n->kvar = -1;
+    n->k = 0;
+    return true;
+}
+
 static int scalar_var(VGen *x) {
     Gen *g = x->g;
     int c[PF_MAX_VARS], n = 0;
@@ -326,6 +346,7 @@ static int gen_op(VGen *x) {
             n.k = pick_const(x, dt);
             if (on(g, PF_F_VEC_SCALAR) && g->nscope && pf_chance(g, 30)) n.kvar = (int8_t)scalar_var(x), n.k = 0;
             if (n.kvar < 0) n.k = pick_const(x, dt);
+            if (n.kvar < 0 && on(g, PF_F_VEC_READ) && pf_chance(g, 20)) element_read(x, &n);
         }
         if (pick == PF_V_FILLPAD) n.mode = (int8_t)pf_rint(g, 3);
         return add(x, n);
@@ -347,6 +368,8 @@ static int gen_op(VGen *x) {
                    (pick == PF_V_ADDS || pick == PF_V_MULS) && pf_chance(g, 30)) {
             n.k = PICK(g, ((double[]){ 0.5, 2.5, -1.5 }));      /* an integer tensor with a float literal: FP32 */
             n.dt = DT_FP32;
+        } else if (on(g, PF_F_VEC_READ) && pf_chance(g, 20)) {
+            element_read(x, &n);
         }
         if ((oi->flags & PF_VOP_COMMUTES) && pf_chance(g, 20)) n.form |= PF_VF_SWAP;
         return add(x, n);

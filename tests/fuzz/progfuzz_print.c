@@ -194,15 +194,22 @@ static void literal(StrBuf *sb, double k, DType dt) {
     if (!strpbrk(buf, ".eEn")) sb_puts(sb, ".0");
 }
 
-/* The scalar operand of a node: the constant, or loop variable + constant. */
-static void vscalar(Pr *pr, const PfVNode *n) {
+static void vname(Pr *pr, int si, const PfVec *v, int k);
+
+/* The scalar operand of a node: the constant, loop variable + constant, or tK[r, c] (an element read). */
+static void vscalar(Pr *pr, int si, const PfVec *v, const PfVNode *n) {
+    if (n->kread > 0) {
+        vname(pr, si, v, n->kread - 1);
+        sb_printf(&pr->sb, "[%d, %d]", n->kr, n->kc);
+        return;
+    }
     if (n->kvar < 0) { literal(&pr->sb, n->k, (DType)n->dt); return; }
     off_expr(pr, &pr->sb, (PfOff){ n->kvar, 1, (int64_t)n->k }, 0, NULL, 0);
 }
 
 static int vuses(const PfVec *v, int k) {
     int u = 0;
-    for (int i = 0; i < v->nn; i++) u += (v->n[i].a == k) + (v->n[i].b == k);
+    for (int i = 0; i < v->nn; i++) u += (v->n[i].a == k) + (v->n[i].b == k) + (v->n[i].kread == k + 1);
     for (int i = 0; i < v->ns; i++) u += v->s[i].node == k;
     return u;
 }
@@ -254,7 +261,7 @@ static void vexpr(Pr *pr, int si, const PfVec *v, int k) {
         sb_puts(sb, "pl.expands(");
         vname(pr, si, v, n->a);
         sb_puts(sb, ", ");
-        vscalar(pr, n);
+        vscalar(pr, si, v, n);
         sb_putc(sb, ')');
         return;
     case PF_VK_FILLPAD:
@@ -265,13 +272,13 @@ static void vexpr(Pr *pr, int si, const PfVec *v, int k) {
     case PF_VK_SCALAR:
         sb_printf(sb, "pl.%s(", oi->name);
         if (n->form & PF_VF_SWAP) {
-            vscalar(pr, n);
+            vscalar(pr, si, v, n);
             sb_puts(sb, ", ");
             vname(pr, si, v, n->a);
         } else {
             vname(pr, si, v, n->a);
             sb_puts(sb, ", ");
-            vscalar(pr, n);
+            vscalar(pr, si, v, n);
         }
         sb_putc(sb, ')');
         return;

@@ -219,6 +219,7 @@ static bool mutate_vec(PfProgram *p, int idx) {
             PfVNode *n = &v->n[k];
             if (sub == 9 && (n->vr || n->vc)) n->vr = n->vc = 0, changed = true;
             if (sub == 10 && n->kvar >= 0) n->kvar = -1, changed = true;
+            if (sub == 10 && n->kread > 0) n->kread = 0, n->k = 1, changed = true;
             if (sub == 11 && n->form) n->form = 0, changed = true;
             if (sub == 12 && n->op == PF_V_CAST && n->mode >= 0) n->mode = -1, changed = true;
             if (sub == 13 && n->op == PF_V_LOAD && (n->r.var >= 0 || n->c.var >= 0 || n->r.konst || n->c.konst))

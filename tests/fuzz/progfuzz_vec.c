@@ -255,8 +255,10 @@ static bool int_fits(PfRange r, DType dt) {
     }
 }
 
-/* The scalar operand of node n: the constant k, or loop variable kvar plus k. */
-static PfRange scalar_range(const PfVNode *n, const int64_t *vmin, const int64_t *vmax) {
+/* The scalar operand of node n: the constant k, loop variable kvar plus k, or an element of an earlier
+ * node (its range). */
+static PfRange scalar_range(const PfVNode *n, const PfRange *nodes, const int64_t *vmin, const int64_t *vmax) {
+    if (n->kread > 0) return nodes[n->kread - 1];
     if (n->kvar < 0) return rng(n->k, n->k, false);
     return rng((double)vmin[(int)n->kvar] + n->k, (double)vmax[(int)n->kvar] + n->k, false);
 }
@@ -305,6 +307,14 @@ static bool structure_ok(const PfProgram *p, const PfVec *v, int k, const char *
     DType dt = (DType)n->dt;
     if (n->op < 0 || n->op >= PF_V_NOPS) FAIL("bad op");
     if (n->a >= k || n->b >= k) FAIL("operand after its use");
+    if (n->kread > 0) {                       /* an element of an earlier, exact value of the same dtype */
+        int64_t vr, vc;
+        if (n->kread - 1 >= k || n->kvar >= 0) FAIL("bad element read");
+        if (oi->kind != PF_VK_SCALAR && oi->kind != PF_VK_EXPANDS) FAIL("an element read as a scalar of a non-scalar op");
+        if (v->n[n->kread - 1].dt != n->dt) FAIL("an element read of another dtype");
+        pf_vvalid(v, n->kread - 1, &vr, &vc);
+        if (n->kr < 0 || n->kc < 0 || n->kr >= vr || n->kc >= vc) FAIL("an element read outside the valid region");
+    }
     const PfVNode *a = n->a >= 0 ? &v->n[(int)n->a] : NULL, *b = n->b >= 0 ? &v->n[(int)n->b] : NULL;
     bool need_a = oi->kind != PF_VK_LOAD && oi->kind != PF_VK_FULL;
     if (need_a && !a) FAIL("missing operand");
@@ -405,7 +415,7 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         return true;       /* loads are what they are; the ops after them must bring them in range */
     }
     case PF_VK_FULL: r = rng(n->k, n->k, false); break;
-    case PF_VK_EXPANDS: r = scalar_range(n, vmin, vmax); break;
+    case PF_VK_EXPANDS: r = scalar_range(n, nodes, vmin, vmax); break;
     case PF_VK_FILLPAD:
         r = a;
         if (partial(v, n->a)) {
@@ -422,7 +432,7 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         break;
     }
     case PF_VK_SCALAR: {
-        PfRange s = scalar_range(n, vmin, vmax);
+        PfRange s = scalar_range(n, nodes, vmin, vmax);
         if (!dtype_is_float(dt) && (s.lo != floor(s.lo) || s.hi != floor(s.hi))) FAIL("a fractional scalar with an integer value");
         if (n->op == PF_V_DIVS && !nonzero(s, dt)) FAIL("division by a scalar near zero");
         if (n->form & PF_VF_SWAP) {
