@@ -5,7 +5,8 @@
  *   vector use (its offsets may depend on a loop variable), reused by later uses in the same
  *   statement list (which it dominates); a tensor the kernel writes right before each use (after
  *   the writes that precede it). Row reductions get
- *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128). Results
+ *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128), arg
+ *   reductions one of exactly the input's shape. Results
  *   are tiles: a later assemble stores them, a returned one gets an exit store (the pass driver). */
 #include "pass/convert_tensor_to_tile.h"
 
@@ -68,11 +69,13 @@ static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
     return ir_ref(t);
 }
 
-/* tmp for a row reduction: the input's shape with the last dim raised to 128 (§2.6). */
-static Expr *reduction_scratch(Conv *cv, const Expr *x, Span sp) {
+/* tmp for a row reduction: the input's shape with the last dim raised to 128; for an arg reduction
+ * exactly the input's shape (a wider one would make the column argmax walk past the valid
+ * columns) (§2.6, §5.12). */
+static Expr *reduction_scratch(Conv *cv, const Expr *x, bool exact, Span sp) {
     IrCtx *c = cv->ctx->ir;
     int64_t d[2] = { ir_type_dim(x->type, 0), ir_type_dim(x->type, 1) };
-    if (d[1] < 128) d[1] = 128;
+    if (d[1] < 128 && !exact) d[1] = 128;
     Expr *cr = ir_call(c, OP_TILE_CREATE, (Expr *[]){ ir_int_tuple(c, d, 2) }, 1);
     cr->span = sp;
     ir_attr_set(c, &cr->call.kwargs, "dtype", ir_av_dtype(x->type->dtype));
@@ -87,11 +90,12 @@ bool ctt_convert_vec(Conv *cv, Stmt *s) {
     OpId tile_op = ir_vec_tile_op(call->call.op);
     PTOC_ASSERT(tile_op != OP_NONE, "no tile form of %s", ir_op_info(call->call.op)->name);
     int n = call->call.nargs;
-    bool scratch = ir_vec_kind(call->call.op) == VK_ROW_REDUCE;
+    VecKind k = ir_vec_kind(call->call.op);
+    bool scratch = (k == VK_ROW_REDUCE || k == VK_ROW_ARG || k == VK_COL_ARG) && n == 1;
     Expr **args = ARENA_ARRAY(c->arena, Expr *, n + 1);
     for (int i = 0; i < n; i++)
         if (!(args[i] = vec_operand(cv, call->call.args[i], call->span))) return false;
-    if (scratch && !(args[n++] = reduction_scratch(cv, args[0], call->span))) return false;
+    if (scratch && !(args[n++] = reduction_scratch(cv, args[0], k != VK_ROW_REDUCE, call->span))) return false;
     Expr *t = ir_call(c, tile_op, args, n);
     t->span = call->span;
     t->call.kwargs = call->call.kwargs;

@@ -154,6 +154,9 @@ bool sim_exec_vop_cmp(SimRun *s, const SimDyn *d);
 /* vec_move.c: transpose and concat */
 bool sim_vop_check_move(SimRun *s, const MirInst *i);
 bool sim_exec_vop_move(SimRun *s, const SimDyn *d);
+/* vec_arg.c: row / column argmax and argmin */
+bool sim_vop_check_arg(SimRun *s, const MirInst *i);
+bool sim_exec_vop_arg(SimRun *s, const SimDyn *d);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */
