@@ -33,6 +33,12 @@ static Expr *attr_to_expr(Parser *p, const AttrVal *v) {
     case AV_FLOAT: return ir_const_float(p->c, v->f, DT_FP32);
     case AV_BOOL: return ir_const_bool(p->c, v->i != 0);
     case AV_EXPR: return v->expr;
+    case AV_LIST: {                                    /* shape=[8, 32], valid_shape=[5, n] */
+        Expr **items = ARENA_ARRAY(p->c->arena, Expr *, v->nitems ? v->nitems : 1);
+        for (int k = 0; k < v->nitems; k++)
+            if (!(items[k] = attr_to_expr(p, &v->items[k]))) return NULL;
+        return ir_tuple(p->c, items, v->nitems);
+    }
     case AV_DTYPE: {
         Expr *e = ARENA_NEW(p->c->arena, Expr);
         e->kind = EX_ENUM;
