@@ -74,7 +74,7 @@ static bool static_valid(Lower *l, const Expr *e, const Expr *call, Span sp) {
     for (int d = 0; d < v.nvalid; d++)
         if (!ir_is_const_int(v.valid_shape[d], &k)) {
             lower_fail(l, sp, "kernel '%s': %s: the tile '%s' has a run-time valid shape; ptoc's vector instructions take "
-                       "compile-time valid shapes (give pl.set_validshape / valid_shape constants, or pl.fillpad the tile)",
+                       "compile-time valid shapes (give pl.set_validshape / valid_shape constant extents)",
                        l->f->name, ir_op_info(call->call.op)->name, e->kind == EX_VAR ? e->var->name : "operand");
             return false;
         }

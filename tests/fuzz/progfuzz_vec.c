@@ -72,6 +72,11 @@ static const PfVOpInfo ops[PF_V_NOPS] = {
                         PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 3 },
     [PF_V_COL_MIN]  = { "col_min",  "col", PF_VK_REDUCE,  PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
                         PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 2 },
+    /* products: sequential FP32 running products in both the interpreter and the simulator */
+    [PF_V_ROW_PROD] = { "row_prod", "row", PF_VK_REDUCE,  PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
+                        PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 1 },
+    [PF_V_COL_PROD] = { "col_prod", "col", PF_VK_REDUCE,  PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
+                        PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 1 },
     [PF_V_ROW_EXPAND] = { "row_expand", "row", PF_VK_EXPAND, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
                         PF_VOP_APPROX_OK, PF_F_VEC_EXPAND, 1 },
     [PF_V_COL_EXPAND] = { "col_expand", "col", PF_VK_EXPAND, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
