@@ -456,7 +456,10 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         bool row = oi->xname[0] == 'r';
         int64_t cnt = row ? v->C : v->R;
         if (n->op == PF_V_ROW_SUM || n->op == PF_V_COL_SUM) r = rng(a.lo * (double)cnt, a.hi * (double)cnt, a.approx);
-        else r = a;
+        else if (n->op == PF_V_ROW_PROD || n->op == PF_V_COL_PROD) {
+            double m = fmax(fabs(a.lo), fabs(a.hi)), bound = m <= 1 ? m : pow(m, (double)cnt);   /* |product| <= m^cnt */
+            r = rng(-bound, bound, a.approx);
+        } else r = a;
         break;
     }
     case PF_VK_EXPAND: r = b; break;
