@@ -94,6 +94,7 @@ int lower_buf(Lower *l, const Expr *e, Span sp) {
     b.fractal = v.fractal;
     b.pad = v.pad;
     b.compact = v.compact;
+    if (v.nstride == 2 || v.start_offset) lower_view_window(&b, &v);   /* a tile.slice view */
     for (int i = 0; i < l->k->nbufs; i++) {
         MirBuf *o = &l->k->bufs[i];
         if (o->space == b.space && o->addr == b.addr && o->rows == b.rows && o->cols == b.cols && o->dtype == b.dtype &&

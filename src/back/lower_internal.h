@@ -19,5 +19,8 @@ MirExpr *lower_scalar(Lower *l, const Expr *e);                 /* an integer sc
 int lower_buf(Lower *l, const Expr *e, Span sp);                 /* the buffer of an allocated 2-D tile */
 MirInst *lower_inst(Lower *l, MirBlock *b, MirOp op, int dst, int src0, Span sp);
 void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp); /* a tile vector op (lower_vec.c) */
+/* A tile.slice view's buffer (lower_vec.c): at the parent's address plus the view's start offset,
+ * `cols` the parent's row pitch (the capacity a row steps over), the view's own columns valid. */
+void lower_view_window(MirBuf *b, const TileView *v);
 
 #endif

@@ -71,16 +71,14 @@ static OpId dispatch(const char *name, const Expr *call) {
 
 /* PyPTO ops ptoc does not implement yet (spec/ops.md scope): named as such, with what is supported. */
 static const char *const not_yet[] = {
-    "slice",
-    "sin", "cos", "row_prod", "col_prod", "row_argmax", "row_argmin", "col_argmax", "col_argmin",
-    "fillpad_expand", "fillpad_inplace", "reinterpret_view", "gather",
-    "scatter", "sort32", "addc", "subc", "addsc", "subsc", NULL
+    "reinterpret_view", "gather", "scatter", "sort32", "addc", "subc", "addsc", "subsc", NULL
 };
 #define VECTOR_SUPPORTED "dim, add sub mul div maximum minimum (and their scalar forms adds subs muls divs maximums minimums), " \
-    "exp log sqrt rsqrt recip abs neg relu, cast, full expands fillpad, row_sum row_max row_min col_sum col_max col_min, " \
+    "exp log sqrt rsqrt recip abs neg relu, sin cos (FP32), cast, full expands fillpad fillpad_expand tile.fillpad_inplace, " \
+    "row_sum row_max row_min row_prod col_sum col_max col_min col_prod, row_argmax row_argmin col_argmax col_argmin, " \
     "row_expand[_add|_sub|_mul|_div|_max|_min|_expdif], col_expand[_add|_sub|_mul|_div|_max|_min|_expdif], reshape transpose " \
-    "transpose_view concat (2-D), cmp cmps sel sels, fmod fmods rem rems, and_ or_ xor ands ors xors not_ shl shr shls shrs, " \
-    "lrelu prelu, part_add part_mul part_max part_min, read write (one element)"
+    "transpose_view concat (2-D), tile slice and set_validshape, cmp cmps sel sels, fmod fmods rem rems, " \
+    "and_ or_ xor ands ors xors not_ shl shr shls shrs, lrelu prelu, part_add part_mul part_max part_min, read write (one element)"
 
 bool front_not_yet_supported(Parser *p, const char *dotted, Span sp) {
     const char *name = strrchr(dotted, '.');

@@ -33,6 +33,12 @@ static Expr *attr_to_expr(Parser *p, const AttrVal *v) {
     case AV_FLOAT: return ir_const_float(p->c, v->f, DT_FP32);
     case AV_BOOL: return ir_const_bool(p->c, v->i != 0);
     case AV_EXPR: return v->expr;
+    case AV_LIST: {                                    /* shape=[8, 32], valid_shape=[5, n] */
+        Expr **items = ARENA_ARRAY(p->c->arena, Expr *, v->nitems ? v->nitems : 1);
+        for (int k = 0; k < v->nitems; k++)
+            if (!(items[k] = attr_to_expr(p, &v->items[k]))) return NULL;
+        return ir_tuple(p->c, items, v->nitems);
+    }
     case AV_DTYPE: {
         Expr *e = ARENA_NEW(p->c->arena, Expr);
         e->kind = EX_ENUM;
@@ -188,6 +194,25 @@ static bool broadcast_form(Parser *p, Expr *call) {
     return true;                                         /* deduction reports the shapes */
 }
 
+/* fillpad(x, pad) / fillpad_expand(x, shape, pad) / fillpad_inplace(x, pad): a positional pad
+ * value (pl.PadValue.min) becomes the pad_value keyword. */
+static bool pad_value_to_keyword(Parser *p, Expr *call, int at) {
+    if (call->call.nargs != at + 1) return true;
+    Expr *e = call->call.args[at];
+    if (ir_attr_get(&call->call.kwargs, "pad_value")) {
+        front_error(p, call->span, "%s: 'pad_value' is given both by position and by keyword", ir_op_info(call->call.op)->name);
+        return false;
+    }
+    if (e->kind != EX_ENUM || (e->enm.kind != AV_ENUM && e->enm.kind != AV_STR)) {
+        front_error(p, e->span, "%s: the pad value must be pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min",
+                    ir_op_info(call->call.op)->name);
+        return false;
+    }
+    ir_attr_set(p->c, &call->call.kwargs, "pad_value", e->enm);
+    call->call.nargs = at;
+    return true;
+}
+
 static bool promote_operands(Parser *p, Expr *call, int i, int j) {
     Expr **a = call->call.args;
     if (!is_shaped(a[i]) || !is_shaped(a[j]) || a[i]->type->dtype == a[j]->type->dtype) return true;
@@ -198,6 +223,9 @@ static bool promote_operands(Parser *p, Expr *call, int i, int j) {
 bool front_vec_rewrite(Parser *p, Expr *call) {
     static const char *const cast_kw[] = { "target_type", NULL }, *const full_kw[] = { "shape", "dtype", "value", NULL };
     static const char *const tmp_kw[] = { "tmp_tile", NULL }, *const expands_kw[] = { "scalar", NULL };
+    static const char *const slice_kw[] = { "shape", "offset", "valid_shape", NULL };
+    const char *const *shape_kw = ir_vec_kind(call->call.op) == VK_FILLPAD_EXPAND ? (const char *const[]){ "shape", NULL }
+                                                                                 : (const char *const[]){ NULL };
     VecKind k = ir_vec_kind(call->call.op);
     const OpInfo *info = ir_op_info(call->call.op);
     if ((info->flags & OPF_TILE) && (k == VK_BINARY || k == VK_SCALAR) && info->min_args == 3 && call->call.nargs == 2) {
@@ -210,7 +238,10 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
     switch (k) {
     case VK_CAST: return keywords_to_positional(p, call, cast_kw, 1);
     case VK_FULL: return keywords_to_positional(p, call, full_kw, 0);
-    case VK_ROW_REDUCE: case VK_COL_REDUCE: return keywords_to_positional(p, call, tmp_kw, 1);
+    case VK_ROW_REDUCE: case VK_COL_REDUCE: case VK_ROW_ARG: case VK_COL_ARG: return keywords_to_positional(p, call, tmp_kw, 1);
+    case VK_FILLPAD: case VK_FILLPAD_EXPAND:
+        return keywords_to_positional(p, call, shape_kw, 1) && pad_value_to_keyword(p, call, k == VK_FILLPAD ? 1 : 2);
+    case VK_SLICE: return keywords_to_positional(p, call, slice_kw, 1);
     case VK_EXPANDS:
         if (!keywords_to_positional(p, call, expands_kw, 1)) return false;
         if (call->call.nargs == 2 && is_shaped(call->call.args[0]) && is_scalar(call->call.args[1]))

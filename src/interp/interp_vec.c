@@ -446,7 +446,9 @@ static bool dispatch(VecArgs *a, InterpValue *out) {
     BOTH(RELU): return op_unary(a, VU_RELU, out);
     BOTH(CAST): return op_cast(a, out);
     BOTH(RESHAPE): return op_reshape(a, out);
-    BOTH(TRANSPOSE): case OP_TILE_TRANSPOSE_VIEW: BOTH(CONCAT): return interp_vec_move(a, out);
+    BOTH(TRANSPOSE): case OP_TILE_TRANSPOSE_VIEW: BOTH(CONCAT): case OP_TILE_SLICE: return interp_vec_move(a, out);
+    BOTH(ROW_ARGMAX): BOTH(ROW_ARGMIN): BOTH(COL_ARGMAX): BOTH(COL_ARGMIN): return interp_vec_arg(a, out);
+    BOTH(SIN): BOTH(COS): return interp_vec_trig(a, out);
     BOTH(CMP): case OP_TILE_CMPS: case OP_TENSOR_CMPS: case OP_TILE_SEL: case OP_TENSOR_SEL: BOTH(SELS): return interp_vec_cmp(a, out);
     BOTH(ROW_EXPAND): return op_expand(a, VB_RHS, true, out);
     BOTH(ROW_EXPAND_ADD): return op_expand(a, VB_ADD, true, out);

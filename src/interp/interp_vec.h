@@ -56,10 +56,14 @@ static inline double vec_min(double a, double b) { return b < a ? b : a; }
 bool interp_vec_fill_reduce(VecArgs *a, InterpValue *out);
 /* cmp, cmps and sel (interp_vec_cmp.c). */
 bool interp_vec_cmp(VecArgs *a, InterpValue *out);
-/* transpose, transpose_view and concat (interp_vec_move.c). */
+/* transpose, transpose_view, concat and tile slice (interp_vec_move.c). */
 bool interp_vec_move(VecArgs *a, InterpValue *out);
 /* fmod rem and_ or_ xor shl shr (and their scalar forms), not_, lrelu prelu, row/col_expand_expdif
  * and part_* (interp_vec_bits.c). */
 bool interp_vec_bits(VecArgs *a, InterpValue *out);
+/* row/col argmax/argmin (interp_vec_arg.c). */
+bool interp_vec_arg(VecArgs *a, InterpValue *out);
+/* sin and cos: the FP32 step sequence of spec/ops.md §4.3 (interp_vec_trig.c). */
+bool interp_vec_trig(VecArgs *a, InterpValue *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* interp_vec_reduce — the interpreter's fills and reductions among the vector ops (spec/ops.md
- * §4.5, §4.6): full, expands, fillpad, row_sum / row_max / row_min, col_sum / col_max / col_min.
+ * §4.5, §4.6): full, expands, fillpad (and fillpad_inplace, fillpad_expand), row_sum / row_max /
+ * row_min / row_prod, col_sum / col_max / col_min / col_prod.
  *
  * Requires: interp_vec.h (arguments, results, the 2-D view and element conversions of
  * interp_vec.c). Produces: interp_vec_fill_reduce.
@@ -8,7 +9,8 @@
  * becomes the full shape). Reductions read exactly the valid cells, in order (left to right, top to
  * bottom): sums of float elements accumulate in an FP32 running sum — FP16/BF16 included, both for
  * rows and columns (decision 5) — and round once into the result dtype; integer sums wrap in the
- * source dtype; max/min start from the first cell and fold std::max/std::min over the rest (a NaN
+ * source dtype; products likewise (an FP32 running product, decision 5 applied to products as ptoc
+ * applies it to sums; integer products wrap); max/min start from the first cell and fold std::max/std::min over the rest (a NaN
  * in the first cell propagates, later NaNs are skipped). The tile forms' tmp operand is scratch on
  * the hardware and ignored here. */
 #include "interp/interp_vec.h"
@@ -112,8 +114,28 @@ static bool op_fillpad(VecArgs *a, InterpValue *out) {
     return true;
 }
 
+/* fillpad_expand(x, shape): a [shape] result holding x's valid region top-left, the pad value
+ * elsewhere (wholly valid). */
+static bool op_fillpad_expand(VecArgs *a, InterpValue *out) {
+    InterpArray *x, *res;
+    PadValue pk;
+    int64_t shape[INTERP_MAX_RANK];
+    int rank = 0;
+    if (!vec_arg_array(a, 0, "the operand", &x) || !arg_shape(a, 1, shape, &rank) || !pad_kind(a, &pk)) return false;
+    if (x->rank != 2 || rank != 2 || shape[0] < x->shape[0] || shape[1] < x->shape[1])
+        return interp_fail(a->c, a->call->span, "%s: the shape must be 2-D and cover the operand", vec_name(a));
+    DType dt = vec_result_dtype(a, x->dtype);
+    if (!vec_new_result(a, dt, 2, shape, &res)) return false;
+    double pad = pad_of(dt, pk);
+    for (int64_t r = 0; r < shape[0]; r++)
+        for (int64_t c = 0; c < shape[1]; c++)
+            res->data[r * shape[1] + c] = r < x->valid[0] && c < x->valid[1] ? vec_convert(dt, x->dtype, x->data[r * x->shape[1] + c]) : pad;
+    *out = interp_arr_value(res);
+    return true;
+}
+
 /* ---------------------------------------------------------------- reductions */
-typedef enum { VR_SUM, VR_MAX, VR_MIN } VecRed;
+typedef enum { VR_SUM, VR_MAX, VR_MIN, VR_PROD } VecRed;
 
 /* n >= 1 cells of one row or column: p[idx(j) · stride] with idx(j) = rows[j], or j without a list. */
 typedef struct Line { const double *p; int64_t stride; const int64_t *rows; int64_t n; } Line;
@@ -122,6 +144,16 @@ static double line_at(const Line *l, int64_t j) { return l->p[(l->rows ? l->rows
 
 /* The reduction of one line of source dtype src, as a value of dt. */
 static double reduce_line(VecRed op, DType src, DType dt, const Line *l) {
+    if (op == VR_PROD) {
+        if (dtype_is_float(src)) {
+            float acc = (float)line_at(l, 0);   /* FP32 running product: every multiplication rounds to float */
+            for (int64_t j = 1; j < l->n; j++) acc *= (float)line_at(l, j);
+            return vec_convert(dt, DT_FP32, acc);
+        }
+        uint64_t acc = 1;
+        for (int64_t j = 0; j < l->n; j++) acc *= vec_bits(line_at(l, j));
+        return vec_convert(dt, src, vec_wrap(src, acc));
+    }
     if (op != VR_SUM) {
         double acc = line_at(l, 0);
         for (int64_t j = 1; j < l->n; j++) acc = op == VR_MAX ? vec_max(acc, line_at(l, j)) : vec_min(acc, line_at(l, j));
@@ -206,6 +238,10 @@ bool interp_vec_fill_reduce(VecArgs *a, InterpValue *out) {
     BOTH(COL_SUM): return op_col_reduce(a, VR_SUM, out);
     BOTH(COL_MAX): return op_col_reduce(a, VR_MAX, out);
     BOTH(COL_MIN): return op_col_reduce(a, VR_MIN, out);
+    BOTH(ROW_PROD): return op_row_reduce(a, VR_PROD, out);
+    BOTH(COL_PROD): return op_col_reduce(a, VR_PROD, out);
+    case OP_TILE_FILLPAD_INPLACE: return op_fillpad(a, out);   /* the padding cells of x are not observable through x */
+    BOTH(FILLPAD_EXPAND): return op_fillpad_expand(a, out);
     default:
         return interp_fail(a->c, a->call->span, "the interpreter does not support vector op '%s'", vec_name(a));
     }

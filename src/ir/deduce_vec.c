@@ -33,7 +33,12 @@ VecKind ir_vec_kind(OpId op) {
     if (name_is(n, "cast")) return VK_CAST;
     if (name_is(n, "full")) return VK_FULL;
     if (name_is(n, "expands")) return VK_EXPANDS;
-    if (name_is(n, "fillpad")) return VK_FILLPAD;
+    if (name_is(n, "fillpad") || name_is(n, "fillpad_inplace")) return VK_FILLPAD;
+    if (name_is(n, "fillpad_expand")) return VK_FILLPAD_EXPAND;
+    if (name_is(n, "slice")) return VK_SLICE;
+    if (name_is(n, "sin") || name_is(n, "cos")) return VK_COMPOSITE;
+    if (name_has_prefix(n, "row_arg")) return VK_ROW_ARG;
+    if (name_has_prefix(n, "col_arg")) return VK_COL_ARG;
     if (name_is(n, "reshape")) return VK_RESHAPE;
     if (name_is(n, "cmp")) return VK_CMP;
     if (name_is(n, "cmps")) return VK_CMPS;
@@ -102,8 +107,18 @@ static Type *result_like(IrCtx *c, const Expr *x, DType dt) {
     t->memref = NULL;
     t->dtype = dt;
     if (t->kind == TY_TILE && t->space == MS_NONE) t->space = MS_VEC;
+    if (t->kind == TY_TILE && t->view && (t->view->nstride || t->view->start_offset)) {   /* a fresh tile: contiguous */
+        TileView v = *t->view;
+        v.stride = NULL;
+        v.nstride = 0;
+        v.start_offset = NULL;
+        ir_deduce_set_view(c, t, v);
+    }
     return t;
 }
+
+/* A tile.slice view (its bytes lie inside another tile at the parent's row pitch). */
+static bool is_strided_view(const Type *t) { return t->kind == TY_TILE && t->view && (t->view->nstride || t->view->start_offset); }
 
 /* Valid extent of a 2-D tile in dim d as an expression. */
 static Expr *valid_dim(const Type *t, int d) {
@@ -288,9 +303,12 @@ static bool deduce_fillpad(IrCtx *c, Expr *call) {
     const AttrVal *pv = ir_attr_get(&call->call.kwargs, "pad_value");
     int pad = ir_vec_pad_value(pv);
     if (pad < 0) return fail(c, call, "%s: pad_value must be pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min", op_name(call));
+    if (call->call.op == OP_TILE_FILLPAD_INPLACE && is_strided_view(x->type))
+        return fail(c, call, "%s: %s is a tile.slice view; padding it in place would write the parent tile's other columns "
+                    "(use pl.fillpad, which writes a new tile)", op_name(call), describe(c, x));
     call->type = result_like(c, x, x->type->dtype);
     if (call->type->kind == TY_TILE) {
-        TileView v = ir_effective_view(x->type);
+        TileView v = ir_effective_view(call->type);
         v.nvalid = 0;
         v.valid_shape = NULL;
         v.pad = pad;
@@ -298,6 +316,8 @@ static bool deduce_fillpad(IrCtx *c, Expr *call) {
     }
     return true;
 }
+
+static bool reduce_result(IrCtx *c, Expr *call, const Expr *x, bool row, DType dt);
 
 /* Row reductions give [R, 1] (col_major: DN), column reductions [1, C]; the reduced axis' valid
  * extent becomes 1. */
@@ -312,12 +332,17 @@ static bool deduce_reduce(IrCtx *c, Expr *call, bool row) {
     } else if (form_kind(call) == TY_TILE && row)
         return fail(c, call, "%s: the tile form takes a scratch tile: pl.tile.%s(x, tmp) with tmp the shape of x", op_name(call),
                     ir_vec_short_name(call->call.op));
+    return reduce_result(c, call, x, row, x->type->dtype);
+}
+
+/* The [R, 1] / [1, C] result of a reduction of x, of dtype dt. */
+static bool reduce_result(IrCtx *c, Expr *call, const Expr *x, bool row, DType dt) {
     int64_t d[2] = { row ? ir_type_dim(x->type, 0) : 1, row ? 1 : ir_type_dim(x->type, 1) };
     if (form_kind(call) == TY_TENSOR) {
-        call->type = ir_tensor_type(c, x->type->dtype, 2, d);
+        call->type = ir_tensor_type(c, dt, 2, d);
         return true;
     }
-    call->type = ir_tile_type(c, x->type->dtype, 2, d, MS_VEC);
+    call->type = ir_tile_type(c, dt, 2, d, MS_VEC);
     TileView v = ir_implicit_view(call->type);
     Expr *keep = valid_dim(x->type, row ? 0 : 1);
     if (!same_const(keep, x->type->shape[row ? 0 : 1])) {
@@ -381,6 +406,9 @@ static bool deduce_reshape(IrCtx *c, Expr *call) {
     int64_t d[8], xd[2];
     int n;
     if (!operand_ok(c, call, x, "operand")) return false;
+    if (is_strided_view(x->type))
+        return fail(c, call, "%s: %s is a tile.slice view (rows apart by the parent's pitch), not one run of bytes",
+                    op_name(call), describe(c, x));
     if (!ir_deduce_static_tuple(call->call.args[1], d, &n) || n != 2 || d[0] <= 0 || d[1] <= 0)
         return fail(c, call, "%s: the new shape must be a 2-D list of positive constants such as [32, 64]", op_name(call));
     ir_type_static_dims(x->type, xd);
@@ -471,6 +499,8 @@ static bool deduce_transpose(IrCtx *c, Expr *call, bool view) {
     call->type = ir_tile_type(c, x->type->dtype, 2, d, x->type->space == MS_NONE ? MS_VEC : x->type->space);
     TileView xv = ir_effective_view(x->type), v = ir_implicit_view(call->type);
     if (view) {
+        if (is_strided_view(x->type))
+            return fail(c, call, "%s: %s is a tile.slice view; ptoc does not view a slice transposed", op_name(call), describe(c, x));
         if (xv.slayout != TL_NONE_BOX)
             return fail(c, call, "%s: %s is not an ND / DN tile (fractal layouts are not viewed transposed by ptoc yet)",
                         op_name(call), describe(c, x));
@@ -503,6 +533,130 @@ static bool deduce_concat(IrCtx *c, Expr *call) {
     if (!ir_deduce_shape_ok(c, call, d, 2, a->type->dtype)) return false;
     call->type = form_kind(call) == TY_TENSOR ? ir_tensor_type(c, a->type->dtype, 2, d)
                                               : ir_tile_type(c, a->type->dtype, 2, d, MS_VEC);
+    return true;
+}
+
+/* row_argmax / row_argmin / col_argmax / col_argmin: the INT32 index of the extreme element of each
+ * row / column. The tile form's scratch tile must have exactly the input's shape and dtype (a
+ * wider one makes the hardware column argmax walk past the valid columns, spec/ops.md §5.12);
+ * TRowArgMax reads a row-major (ND) source. */
+static bool deduce_arg(IrCtx *c, Expr *call, bool row) {
+    Expr *x = call->call.args[0];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    if (call->call.nargs == 2) {
+        Expr *tmp = call->call.args[1];
+        if (!operand_ok(c, call, tmp, "scratch tile") || !same_dtype(c, call, x, tmp)) return false;
+        if (ir_type_dim(tmp->type, 0) != ir_type_dim(x->type, 0) || ir_type_dim(tmp->type, 1) != ir_type_dim(x->type, 1))
+            return fail(c, call, "%s: the scratch tile %s must have exactly the shape of the input %s", op_name(call),
+                        describe(c, tmp), describe(c, x));
+    } else if (form_kind(call) == TY_TILE)
+        return fail(c, call, "%s: the tile form takes a scratch tile: pl.tile.%s(x, tmp) with tmp exactly the shape and dtype "
+                    "of x", op_name(call), ir_vec_short_name(call->call.op));
+    if (row && form_kind(call) == TY_TILE && ir_effective_view(x->type).blayout != TL_ROW_MAJOR)
+        return fail(c, call, "%s: %s is column-major; %s reads a row-major (ND) tile", op_name(call), describe(c, x),
+                    ir_vec_short_name(call->call.op));
+    return reduce_result(c, call, x, row, DT_INT32);
+}
+
+/* fillpad_expand(x, shape): a [shape] result (each dim >= x's) holding x's valid region top-left
+ * and the pad value everywhere else; wholly valid. */
+static bool deduce_fillpad_expand(IrCtx *c, Expr *call) {
+    Expr *x = call->call.args[0];
+    int64_t d[8];
+    int n;
+    if (!operand_ok(c, call, x, "operand")) return false;
+    if (!ir_deduce_static_tuple(call->call.args[1], d, &n) || n != 2)
+        return fail(c, call, "%s: the shape must be a 2-D list of constants such as [16, 64]", op_name(call));
+    for (int i = 0; i < 2; i++)
+        if (d[i] < ir_type_dim(x->type, i))
+            return fail(c, call, "%s: the shape [%lld, %lld] is smaller than the operand %s in dim %d (fillpad_expand only "
+                        "grows a tile)", op_name(call), (long long)d[0], (long long)d[1], describe(c, x), i);
+    int pad = ir_vec_pad_value(ir_attr_get(&call->call.kwargs, "pad_value"));
+    if (pad < 0) return fail(c, call, "%s: pad_value must be pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min", op_name(call));
+    if (!ir_deduce_shape_ok(c, call, d, 2, x->type->dtype)) return false;
+    if (form_kind(call) == TY_TENSOR) {
+        call->type = ir_tensor_type(c, x->type->dtype, 2, d);
+        return true;
+    }
+    call->type = ir_tile_type(c, x->type->dtype, 2, d, MS_VEC);
+    TileView v = ir_implicit_view(call->type);
+    v.pad = pad;
+    ir_deduce_set_view(c, call->type, v);
+    return true;
+}
+
+/* tile.slice(t, shape, offset[, valid_shape]): a view of the [h, w] window of t at (r0, c0) — the
+ * same bytes, rows the parent's row pitch apart (TileView stride [pitch, 1], start_offset the
+ * window's element offset from the parent's first element; MemRef the parent's). The window must
+ * lie in t, the offsets be constants (the view's address is static) and the column offset keep the
+ * 32-byte alignment of every row; t must be a row-major ND tile. */
+static bool deduce_slice(IrCtx *c, Expr *call) {
+    Expr *t = call->call.args[0];
+    int64_t sh[8], off[8], td[2];
+    int n, m;
+    if (!operand_ok(c, call, t, "sliced tile")) return false;
+    TileView tv = ir_effective_view(t->type);
+    if (tv.blayout != TL_ROW_MAJOR || tv.slayout != TL_NONE_BOX)
+        return fail(c, call, "%s: %s is not a row-major ND tile; ptoc slices row-major Vec tiles only", op_name(call), describe(c, t));
+    if (!ir_deduce_static_tuple(call->call.args[1], sh, &n) || n != 2 || sh[0] <= 0 || sh[1] <= 0)
+        return fail(c, call, "%s: the shape must be a 2-D list of positive constants such as [8, 32]", op_name(call));
+    if (!ir_deduce_static_tuple(call->call.args[2], off, &m) || m != 2)
+        return fail(c, call, "%s: the offset must be a 2-D list of compile-time constants (a tile view has a static address; "
+                    "for a run-time window slice the tensor and load it)", op_name(call));
+    ir_type_static_dims(t->type, td);
+    for (int i = 0; i < 2; i++)
+        if (off[i] < 0 || off[i] > td[i] - sh[i])
+            return fail(c, call, "%s: the window [%lld, %lld] at offset [%lld, %lld] leaves the tile %s", op_name(call),
+                        (long long)sh[0], (long long)sh[1], (long long)off[0], (long long)off[1], describe(c, t));
+    int64_t eb = dtype_bytes(t->type->dtype), pitch = td[1], start = 0;
+    if (tv.nstride == 2 && !ir_is_const_int(tv.stride[0], &pitch)) return fail(c, call, "%s: the sliced view has a run-time stride", op_name(call));
+    if (tv.start_offset && !ir_is_const_int(tv.start_offset, &start))
+        return fail(c, call, "%s: the sliced view has a run-time offset", op_name(call));
+    if ((off[1] * eb) % 32 || ((start % pitch) * eb) % 32)
+        return fail(c, call, "%s: column offset %lld of %s elements is %lld bytes into each row; the vector unit needs rows "
+                    "starting on 32-byte boundaries (a column offset a multiple of %lld)", op_name(call), (long long)off[1],
+                    dtype_name(t->type->dtype), (long long)(off[1] * eb), (long long)(32 / eb));
+    call->type = ir_tile_type(c, t->type->dtype, 2, sh, t->type->space == MS_NONE ? MS_VEC : t->type->space);
+    TileView v = ir_implicit_view(call->type);
+    v.blayout = TL_ROW_MAJOR;
+    v.stride = ARENA_ARRAY(c->arena, Expr *, 2);
+    v.nstride = 2;
+    v.stride[0] = ir_const_int(c, pitch, DT_INDEX);
+    v.stride[1] = ir_const_int(c, 1, DT_INDEX);
+    v.start_offset = ir_const_int(c, start + off[0] * pitch + off[1], DT_INDEX);   /* within the parent's bytes */
+    if (call->call.nargs == 4) {
+        Expr *vs = call->call.args[3];
+        if (vs->kind != EX_TUPLE || vs->tuple.n != 2)
+            return fail(c, call, "%s: valid_shape must be a 2-D list such as [8, n]", op_name(call));
+        for (int i = 0; i < 2; i++) {
+            int64_t k;
+            Expr *e = vs->tuple.items[i];
+            if (!e->type || e->type->kind != TY_SCALAR || !dtype_is_int(e->type->dtype))
+                return fail(c, call, "%s: valid_shape entries must be integers", op_name(call));
+            if (ir_is_const_int(e, &k) && (k < 0 || k > sh[i]))
+                return fail(c, call, "%s: valid_shape dim %d is %lld, outside [0, %lld]", op_name(call), i, (long long)k, (long long)sh[i]);
+        }
+        v.nvalid = 2;
+        v.valid_shape = vs->tuple.items;
+    }
+    const AttrVal *pv = ir_attr_get(&call->call.kwargs, "pad_value");
+    if (pv) {
+        int pad = ir_vec_pad_value(pv);
+        if (pad < 0) return fail(c, call, "%s: pad_value must be pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min", op_name(call));
+        v.pad = pad;
+    }
+    ir_deduce_set_view(c, call->type, v);
+    return true;
+}
+
+/* sin / cos: FP32 composites (spec/ops.md §4.3), expanded into tile ops by LowerCompositeOps. */
+static bool deduce_composite(IrCtx *c, Expr *call) {
+    Expr *x = call->call.args[0];
+    if (!operand_ok(c, call, x, "operand")) return false;
+    if (x->type->dtype != DT_FP32)
+        return fail(c, call, "%s: %s is computed for FP32 elements only, got %s; cast it first: pl.%s(pl.cast(x, pl.FP32))",
+                    op_name(call), ir_vec_short_name(call->call.op), describe(c, x), ir_vec_short_name(call->call.op));
+    call->type = result_like(c, x, DT_FP32);
     return true;
 }
 
@@ -539,6 +693,11 @@ bool ir_deduce_vec(IrCtx *c, Expr *call) {
     case VK_TRANSPOSE: return deduce_transpose(c, call, false);
     case VK_TRANSPOSE_VIEW: return deduce_transpose(c, call, true);
     case VK_CONCAT: return deduce_concat(c, call);
+    case VK_ROW_ARG: return deduce_arg(c, call, true);
+    case VK_COL_ARG: return deduce_arg(c, call, false);
+    case VK_FILLPAD_EXPAND: return deduce_fillpad_expand(c, call);
+    case VK_SLICE: return deduce_slice(c, call);
+    case VK_COMPOSITE: return deduce_composite(c, call);
     case VK_NONE: break;
     }
     return fail(c, call, "internal: %s is not a vector op", op_name(call));

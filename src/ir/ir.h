@@ -61,7 +61,9 @@ const OpInfo *ir_op_info(OpId op);
 typedef enum {
     VK_NONE, VK_BINARY, VK_SCALAR, VK_UNARY, VK_CAST, VK_FULL, VK_EXPANDS, VK_FILLPAD,
     VK_ROW_REDUCE, VK_COL_REDUCE, VK_ROW_EXPAND, VK_COL_EXPAND, VK_RESHAPE, VK_CMP, VK_CMPS, VK_SEL,
-    VK_TRANSPOSE, VK_TRANSPOSE_VIEW, VK_CONCAT, VK_SELS
+    VK_TRANSPOSE, VK_TRANSPOSE_VIEW, VK_CONCAT, VK_SELS,
+    VK_ROW_ARG, VK_COL_ARG, VK_FILLPAD_EXPAND, VK_SLICE,   /* row/col_argmax/argmin, fillpad_expand, tile slice */
+    VK_COMPOSITE                                           /* sin, cos: expanded by LowerCompositeOps */
 } VecKind;
 VecKind ir_vec_kind(OpId op);                   /* VK_NONE for other ops */
 OpId ir_vec_tile_op(OpId tensor_op);            /* tensor.X -> tile.X */

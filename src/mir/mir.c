@@ -364,7 +364,8 @@ bool mir_inst_access(const Kernel *k, const MirInst *i, MirAccess *reads, int *n
         if (i->src0 >= 0) reads[nr++] = buf_access(k, i->src0);
         if (i->src1 >= 0) {
             MirVecKind vk = mir_vop_kind(i->vop);
-            if (vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE) writes[nw++] = buf_access(k, i->src1);
+            if (vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE || vk == MVK_ROW_ARG || vk == MVK_COL_ARG)
+                writes[nw++] = buf_access(k, i->src1);
             else reads[nr++] = buf_access(k, i->src1);
         }
         if (i->src2 >= 0) reads[nr++] = buf_access(k, i->src2);

@@ -93,7 +93,7 @@ typedef enum {
     MVK_CAST,        /* dst = convert(src0) to dst's dtype, mode = MirRound */
     MVK_FILL,        /* dst valid region = s */
     MVK_FILLPAD,     /* dst = src0 inside src0's valid region, pad value (mode = PadValue) elsewhere; dst whole */
-    MVK_ROW_REDUCE,  /* dst[r, 0] = fn over the valid columns of src0 row r; src1 = tmp (unused) */
+    MVK_ROW_REDUCE,  /* dst[r, 0] = fn over the valid columns of src0 row r; src1 = tmp (unused); fn ADD MAX MIN MUL */
     MVK_COL_REDUCE,  /* dst[0, c] = fn over the valid rows of src0 column c; src1 = tmp or -1 */
     MVK_ROW_EXPAND,  /* dst[r, c] = src0[r, c] fn src1[r, 0]  (fn NONE: src1[r, 0]; src0 = -1) */
     MVK_COL_EXPAND,  /* dst[r, c] = src0[r, c] fn src1[0, c]  (fn NONE: src1[0, c]; src0 = -1) */
@@ -105,6 +105,8 @@ typedef enum {
     MVK_CONCAT,      /* dst[r, c] = c < vC(src0) ? src0[r, c] : src1[r, c - vC(src0)] */
     MVK_PART,        /* over dst's valid region: src0 fn src1 where both are valid, the one valid operand's
                       * element where only one is, 0 where neither is (TPartOp) */
+    MVK_ROW_ARG,     /* dst (INT32)[r, 0] = column index of the first max (fn MAX) / min of src0 row r; src1 = tmp */
+    MVK_COL_ARG,     /* dst (INT32)[0, c] = row index of the first max / min of src0 column c; src1 = tmp */
 } MirVecKind;
 /* Compare modes (cmp_type), the numbering of PyPTO and pto-isa. A packed mask holds the predicate of
  * column c of row r in bit c % 8 (LSB first) of byte c / 8 of mask row r; bits beyond the valid
@@ -148,6 +150,10 @@ typedef enum { MRND_NONE = 0, MRND_RINT, MRND_ROUND, MRND_FLOOR, MRND_CEIL, MRND
     X(ROWMIN, "trowmin", MVK_ROW_REDUCE, MVF_MIN)                                           \
     X(COLSUM, "tcolsum", MVK_COL_REDUCE, MVF_ADD) X(COLMAX, "tcolmax", MVK_COL_REDUCE, MVF_MAX) \
     X(COLMIN, "tcolmin", MVK_COL_REDUCE, MVF_MIN)                                           \
+    X(ROWPROD, "trowprod", MVK_ROW_REDUCE, MVF_MUL) X(COLPROD, "tcolprod", MVK_COL_REDUCE, MVF_MUL) \
+    X(ROWARGMAX, "trowargmax", MVK_ROW_ARG, MVF_MAX) X(ROWARGMIN, "trowargmin", MVK_ROW_ARG, MVF_MIN) \
+    X(COLARGMAX, "tcolargmax", MVK_COL_ARG, MVF_MAX) X(COLARGMIN, "tcolargmin", MVK_COL_ARG, MVF_MIN) \
+    X(FILLPADEXPAND, "tfillpad_expand", MVK_FILLPAD, MVF_NONE)                              \
     X(ROWEXPAND, "trowexpand", MVK_ROW_EXPAND, MVF_NONE)                                    \
     X(ROWEXPANDADD, "trowexpandadd", MVK_ROW_EXPAND, MVF_ADD)                               \
     X(ROWEXPANDSUB, "trowexpandsub", MVK_ROW_EXPAND, MVF_SUB)                               \

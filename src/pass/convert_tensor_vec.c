@@ -5,8 +5,8 @@
  *   vector use (its offsets may depend on a loop variable), reused by later uses in the same
  *   statement list (which it dominates); a tensor the kernel writes right before each use (after
  *   the writes that precede it). Row reductions get
- *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128), xor / xors /
- *   rem / rems an input-shaped one. Results
+ *   their scratch tile (`tile.create`, the input's shape with the last dim raised to 128), arg
+ *   reductions and xor / xors / rem / rems one of exactly the input's shape. Results
  *   are tiles: a later assemble stores them, a returned one gets an exit store (the pass driver). */
 #include "pass/convert_tensor_to_tile.h"
 
@@ -70,7 +70,9 @@ static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
 }
 
 /* The scratch tile a tile form needs (§2.6): for a row reduction the input's shape with the last
- * dim raised to 128; for xor / xors / rem / rems the input's (lhs's) shape. */
+ * dim raised to 128; for an arg reduction exactly the input's shape (a wider one would make the
+ * column argmax walk past the valid columns, §5.12); for xor / xors / rem / rems the input's (lhs's)
+ * shape. */
 static Expr *op_scratch(Conv *cv, const Expr *x, bool row_reduce, Span sp) {
     IrCtx *c = cv->ctx->ir;
     int64_t d[2] = { ir_type_dim(x->type, 0), ir_type_dim(x->type, 1) };
@@ -89,8 +91,10 @@ bool ctt_convert_vec(Conv *cv, Stmt *s) {
     OpId tile_op = ir_vec_tile_op(call->call.op);
     PTOC_ASSERT(tile_op != OP_NONE, "no tile form of %s", ir_op_info(call->call.op)->name);
     int n = call->call.nargs;
-    bool row_reduce = ir_vec_kind(call->call.op) == VK_ROW_REDUCE;
-    bool scratch = row_reduce || ir_op_info(tile_op)->min_args > n;   /* xor xors rem rems: a tmp operand last */
+    VecKind k = ir_vec_kind(call->call.op);
+    bool row_reduce = k == VK_ROW_REDUCE;
+    bool scratch = ((row_reduce || k == VK_ROW_ARG || k == VK_COL_ARG) && n == 1) ||
+                   ir_op_info(tile_op)->min_args > n;   /* xor xors rem rems: a tmp operand last */
     Expr **args = ARENA_ARRAY(c->arena, Expr *, n + 1);
     for (int i = 0; i < n; i++)
         if (!(args[i] = vec_operand(cv, call->call.args[i], call->span))) return false;

@@ -7,7 +7,8 @@
  *   at any depth, lives to the end of the outermost such loop; `prev.last <= curr.def` is no overlap). Global first-fit-decreasing
  *   packing: largest base first; it joins the first buffer all of whose members it may share with
  *   (disjoint lifetimes, and never the result of an op with an input it may not overwrite: spec/ops.md
- *   §2.7 — every input of a not-in-place-safe op, an expand op's broadcast vector, a cast's input). Pipeline-stage guard: clones of one
+ *   §2.7 — every input of a not-in-place-safe op, an expand op's broadcast vector, a cast's input, a tile.slice
+ *   view). Pipeline-stage guard: clones of one
  *   group at different stage residues (stage mod F_g) never share, F_g starting at the group's
  *   depth; when a space then overflows its capacity, depth is shed one step from the group that
  *   frees the most bytes, with perf hint PH-MR-001. */
@@ -74,9 +75,12 @@ static void parse_membership(const Expr *c, int *group, int *stage) {
  * read for every row or column after the first results are written; the input of a cast (a widening
  * one overwrites elements it has not read yet) or of a compare (its packed mask is another layout);
  * the mask of a select; the scratch tile of xor / xors / rem / rems / prelu (the hardware writes it
- * while computing). */
+ * while computing); a tile.slice view read by any op (in place would mean a partial overlap). */
 static bool output_may_not_alias(const Expr *c, int a) {
     unsigned fl = ir_op_info(c->call.op)->flags;
+    const Type *at = a < c->call.nargs ? c->call.args[a]->type : NULL;
+    if (at && at->kind == TY_TILE && at->view && (at->view->nstride || at->view->start_offset) && c->call.op != OP_TILE_SLICE)
+        return true;   /* a tile.slice operand: sharing its parent's base puts dst at another offset and row pitch */
     if (!(fl & OPF_VEC)) return a == 0 && (fl & OPF_NOT_INPLACE_SAFE);
     if (fl & OPF_NOT_INPLACE_SAFE) return true;
     VecKind k = ir_vec_kind(c->call.op);

@@ -58,6 +58,7 @@ bool pass_outline_incore_scopes(Program *p, PassCtx *ctx);
 bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx);
 bool pass_block_nz_tensor_views(Program *p, PassCtx *ctx);
 bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx);
+bool pass_lower_composite_ops(Program *p, PassCtx *ctx);
 bool pass_infer_tile_memory_space(Program *p, PassCtx *ctx);
 bool pass_expand_mixed_kernel(Program *p, PassCtx *ctx);
 bool pass_lower_pipeline_loops(Program *p, PassCtx *ctx);

@@ -12,6 +12,7 @@ static const PassInfo pipeline[] = {
     { "ConvertTensorToTileOps", pass_convert_tensor_to_tile_ops, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "BlockNzTensorViews", pass_block_nz_tensor_views, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "AutoTileMatmulL0", pass_auto_tile_matmul_l0, IRP_SSA | IRP_INCORE_TILE_OPS },
+    { "LowerCompositeOps", pass_lower_composite_ops, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "InferTileMemorySpace", pass_infer_tile_memory_space, IRP_SSA | IRP_TILE_MEMORY },
     { "ExpandMixedKernel", pass_expand_mixed_kernel, IRP_SSA | IRP_TILE_MEMORY },
     { "LowerPipelineLoops", pass_lower_pipeline_loops, IRP_SSA | IRP_TILE_MEMORY },

@@ -93,6 +93,11 @@ static const VecCost vec_cost[VOP_COUNT] = {
     [VOP_ROWSUM] = { VC_REDUCE, 0, 0, false }, [VOP_ROWMAX] = { VC_REDUCE, 0, 0, false },
     [VOP_ROWMIN] = { VC_REDUCE, 0, 0, false }, [VOP_COLSUM] = { VC_REDUCE, 0, 0, false },
     [VOP_COLMAX] = { VC_REDUCE, 0, 0, false }, [VOP_COLMIN] = { VC_REDUCE, 0, 0, false },
+    [VOP_ROWPROD] = { VC_REDUCE, 0, 0, false }, [VOP_COLPROD] = { VC_REDUCE, 0, 0, false },
+    /* arg reductions: the reduction form (a compare-and-select chain of the same depth) */
+    [VOP_ROWARGMAX] = { VC_REDUCE, 0, 0, false }, [VOP_ROWARGMIN] = { VC_REDUCE, 0, 0, false },
+    [VOP_COLARGMAX] = { VC_REDUCE, 0, 0, false }, [VOP_COLARGMIN] = { VC_REDUCE, 0, 0, false },
+    [VOP_FILLPADEXPAND] = { VC_REPEAT, 11, 1, false },                                     /* vcopy over dst */
     [VOP_ROWEXPAND] = { VC_EXPAND, 0, 0, false },    [VOP_ROWEXPANDADD] = { VC_EXPAND, 0, 0, false },
     [VOP_ROWEXPANDSUB] = { VC_EXPAND, 0, 0, false }, [VOP_ROWEXPANDMUL] = { VC_EXPAND, 0, 0, false },
     [VOP_ROWEXPANDDIV] = { VC_EXPAND, 0, 0, false }, [VOP_ROWEXPANDMAX] = { VC_EXPAND, 0, 0, false },

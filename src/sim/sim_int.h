@@ -189,6 +189,9 @@ void sim_vrow_bits_d(MirVecFn fn, DType dt, double *o, const double *a, const do
 int64_t sim_vrow_bits_i(MirVecFn fn, DType dt, int64_t *o, const int64_t *a, const int64_t *b, int64_t n);
 bool sim_vop_check_part(SimRun *s, const MirInst *i);
 bool sim_exec_vop_part(SimRun *s, const SimDyn *d);
+/* vec_arg.c: row / column argmax and argmin */
+bool sim_vop_check_arg(SimRun *s, const MirInst *i);
+bool sim_exec_vop_arg(SimRun *s, const SimDyn *d);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */

@@ -100,11 +100,11 @@ static bool check_shapes(SimRun *s, const MirInst *i, MirVecKind vk, MirVecFn fn
             return vop_error(s, i, row ? "the result's valid shape must be [valid rows of src0, 1]"
                                        : "the result's valid shape must be [1, valid cols of src0]");
         int64_t outer = row ? A->valid_rows : A->valid_cols, inner = row ? A->valid_cols : A->valid_rows;
-        if (fn != MVF_ADD && outer > 0 && inner == 0) return vop_error(s, i, "max / min over an empty valid region");
+        if (fn != MVF_ADD && outer > 0 && inner == 0) return vop_error(s, i, "max / min / product over an empty valid region");
         return true;
     }
     case MVK_CMP: case MVK_CMPS: case MVK_SEL: case MVK_SELS: case MVK_TRANS: case MVK_CONCAT: case MVK_PART:
-        return true;   /* vec_cmp.c, vec_move.c, vec_bits.c */
+    case MVK_ROW_ARG: case MVK_COL_ARG: return true;   /* vec_cmp.c, vec_move.c, vec_bits.c, vec_arg.c */
     case MVK_ROW_EXPAND: case MVK_COL_EXPAND: {
         bool row = vk == MVK_ROW_EXPAND;
         if (A && !same_valid(D, A)) return vop_error(s, i, "valid shapes of dst and src0 differ");
@@ -124,6 +124,7 @@ bool sim_vop_check(SimRun *s, const MirInst *i) {
     if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS) return sim_vop_check_cmp(s, i);   /* vec_cmp.c */
     if (vk == MVK_TRANS || vk == MVK_CONCAT) return sim_vop_check_move(s, i);              /* vec_move.c */
     if (vk == MVK_PART) return sim_vop_check_part(s, i);                                  /* vec_bits.c */
+    if (vk == MVK_ROW_ARG || vk == MVK_COL_ARG) return sim_vop_check_arg(s, i);            /* vec_arg.c */
     MirVecFn fn = mir_vop_fn(i->vop);
     int ids[3] = { i->dst, i->src0, i->src1 };
     bool use[3] = { true, uses_src0(vk, fn), uses_src1(vk) };
@@ -285,11 +286,14 @@ static bool exec_elementwise(const Vop *x) {
     return ew_int(x);
 }
 
-/* ---- reductions (decision 5: FP16 / BF16 accumulate in FP32 and round once; sums in order) ---- */
+/* ---- reductions (decision 5: FP16 / BF16 accumulate in FP32 and round once; sums and products
+ * in order; pto-isa's TRowProd / TColProd accumulate in the destination type, ptoc treats products
+ * as it treats sums) ---- */
 
 static double fold_d(MirVecFn fn, double acc, double v) {
     switch (fn) {
     case MVF_ADD: return (float)((float)acc + (float)v);   /* FP32 accumulator */
+    case MVF_MUL: return (float)((float)acc * (float)v);
     case MVF_MAX: return acc < v ? v : acc;                /* std::max: a NaN first stays */
     default: return v < acc ? v : acc;
     }
@@ -298,6 +302,7 @@ static double fold_d(MirVecFn fn, double acc, double v) {
 static int64_t fold_i(MirVecFn fn, int64_t acc, int64_t v) {
     switch (fn) {
     case MVF_ADD: return (int64_t)((uint64_t)acc + (uint64_t)v);   /* wraps on store */
+    case MVF_MUL: return (int64_t)((uint64_t)acc * (uint64_t)v);   /* mod 2^64, then mod 2^n on store */
     case MVF_MAX: return acc < v ? v : acc;
     default: return v < acc ? v : acc;
     }
@@ -389,6 +394,7 @@ bool sim_exec_vop(SimRun *s, const SimDyn *d) {
     if (vk == MVK_CMP || vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS) return sim_exec_vop_cmp(s, d);
     if (vk == MVK_TRANS || vk == MVK_CONCAT) return sim_exec_vop_move(s, d);
     if (vk == MVK_PART) return sim_exec_vop_part(s, d);
+    if (vk == MVK_ROW_ARG || vk == MVK_COL_ARG) return sim_exec_vop_arg(s, d);
     Vop x = { .s = s, .i = i, .kind = mir_vop_kind(i->vop), .fn = mir_vop_fn(i->vop), .d = &s->views[i->dst] };
     if (uses_src0(x.kind, x.fn)) x.a = &s->views[i->src0];
     if (uses_src1(x.kind)) x.b = &s->views[i->src1];

@@ -64,7 +64,7 @@
     X(VEC_DIV,      "vec_div",      1, "division: pl.div, scalar divs, row/col_expand_div")            \
     X(VEC_CAST,     "vec_cast",     1, "pl.cast between FP32/FP16/BF16/INT32/INT16/INT8 with modes")   \
     X(VEC_FILL,     "vec_fill",     1, "pl.full / pl.tile.full, pl.expands, pl.fillpad (partial loads)") \
-    X(VEC_REDUCE,   "vec_reduce",   1, "row_sum / row_max / row_min, col_sum / col_max / col_min")     \
+    X(VEC_REDUCE,   "vec_reduce",   1, "row_sum / row_max / row_min / row_prod, col_sum / col_max / col_min / col_prod")     \
     X(VEC_EXPAND,   "vec_expand",   1, "row_expand_* / col_expand_*, [M,1] / [1,N] broadcasting")      \
     X(VEC_INT,      "vec_int",      1, "INT32 / INT16 / INT8 vector values")                           \
     X(VEC_HALF,     "vec_half",     1, "FP16 / BF16 vector values")                                    \
@@ -137,6 +137,7 @@ typedef enum {
     PF_V_EXP, PF_V_LOG, PF_V_SQRT, PF_V_RSQRT, PF_V_RECIP, PF_V_ABS, PF_V_NEG, PF_V_RELU,
     PF_V_CAST,
     PF_V_ROW_SUM, PF_V_ROW_MAX, PF_V_ROW_MIN, PF_V_COL_SUM, PF_V_COL_MAX, PF_V_COL_MIN,
+    PF_V_ROW_PROD, PF_V_COL_PROD,
     PF_V_ROW_EXPAND, PF_V_COL_EXPAND,
     PF_V_FMOD, PF_V_AND, PF_V_OR,
     PF_V_NOPS

@@ -72,6 +72,11 @@ static const PfVOpInfo ops[PF_V_NOPS] = {
                         PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 3 },
     [PF_V_COL_MIN]  = { "col_min",  "col", PF_VK_REDUCE,  PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
                         PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 2 },
+    /* products: sequential FP32 running products in both the interpreter and the simulator */
+    [PF_V_ROW_PROD] = { "row_prod", "row", PF_VK_REDUCE,  PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
+                        PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 1 },
+    [PF_V_COL_PROD] = { "col_prod", "col", PF_VK_REDUCE,  PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
+                        PF_VOP_APPROX_OK, PF_F_VEC_REDUCE, 1 },
     [PF_V_ROW_EXPAND] = { "row_expand", "row", PF_VK_EXPAND, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
                         PF_VOP_APPROX_OK, PF_F_VEC_EXPAND, 1 },
     [PF_V_COL_EXPAND] = { "col_expand", "col", PF_VK_EXPAND, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_INT32 | PF_VDT_INT16, 0,
@@ -476,7 +481,10 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         bool row = oi->xname[0] == 'r';
         int64_t cnt = row ? v->C : v->R;
         if (n->op == PF_V_ROW_SUM || n->op == PF_V_COL_SUM) r = rng(a.lo * (double)cnt, a.hi * (double)cnt, a.approx);
-        else r = a;
+        else if (n->op == PF_V_ROW_PROD || n->op == PF_V_COL_PROD) {
+            double m = fmax(fabs(a.lo), fabs(a.hi)), bound = m <= 1 ? m : pow(m, (double)cnt);   /* |product| <= m^cnt */
+            r = rng(-bound, bound, a.approx);
+        } else r = a;
         break;
     }
     case PF_VK_EXPAND: r = b; break;

@@ -606,6 +606,23 @@ static const RedCase red_cases[] = {
     { "col_min", DT_FP16, DT_FP16, 2, 2, { -INF, 65504, -1, 0x1p-24 }, { -INF, 0x1p-24 } },
     { "col_max", DT_INT16, DT_INT16, 2, 2, { -32768, 7, 32767, -7 }, { 32767, 7 } },
     { "col_min", DT_INT32, DT_INT32, 2, 2, { -2147483648.0, 7, 2147483647, -7 }, { -2147483648.0, -7 } },
+    /* products: an FP32 running product (FP16 256 * 256 would overflow in FP16 steps; FP32 2^100 *
+     * 2^100 overflows although the total is 2^100), integers wrap */
+    { "row_prod", DT_FP16, DT_FP16, 1, 3, { 256, 256, 0x1p-10 }, { 64 } },
+    { "row_prod", DT_FP32, DT_FP32, 2, 3, { 0x1p100, 0x1p100, 0x1p-100, NaN, 0, 1 }, { INF, NaN } },
+    { "row_prod", DT_BF16, DT_BF16, 1, 3, { 3, 3, -3 }, { -27 } },
+    { "row_prod", DT_INT16, DT_INT16, 1, 3, { 300, 300, 1 }, { 24464 } },
+    { "row_prod", DT_INT32, DT_INT32, 1, 3, { 65536, 32768, 3 }, { -2147483648.0 } },
+    { "col_prod", DT_FP16, DT_FP16, 3, 1, { 256, 256, 0x1p-10 }, { 64 } },
+    { "col_prod", DT_INT32, DT_INT32, 2, 2, { 65536, -7, 32768, 11 }, { -2147483648.0, -77 } },
+    /* arg reductions: INT32 index of the first strictly better cell; NaN first -> 0, later NaN skipped */
+    { "row_argmax", DT_FP32, DT_INT32, 3, 3, { NaN, 1, 2, 1, NaN, 2, 5, 5, -1 }, { 0, 2, 0 } },
+    { "row_argmin", DT_FP32, DT_INT32, 3, 3, { NaN, 1, 2, 1, NaN, 2, 5, 5, -1 }, { 0, 0, 2 } },
+    { "row_argmax", DT_INT8, DT_INT32, 1, 3, { -128, 127, 127 }, { 1 } },
+    { "row_argmin", DT_INT16, DT_INT32, 1, 3, { 5, -32768, -32768 }, { 1 } },
+    { "col_argmax", DT_FP16, DT_INT32, 3, 2, { 1, -INF, 7, -INF, 7, 0 }, { 1, 2 } },
+    { "col_argmin", DT_FP32, DT_INT32, 3, 2, { 1, 3, NaN, 3, -1, 3 }, { 2, 0 } },
+    { "col_argmin", DT_INT32, DT_INT32, 2, 2, { 2147483647, -2147483648.0, -2147483648.0, -2147483648.0 }, { 1, 0 } },
 };
 
 TEST(test_reductions) {

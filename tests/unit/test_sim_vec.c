@@ -498,6 +498,22 @@ static const RCase row_cases[] = {
     { VOP_ROWSUM, DT_BF16, DT_FP32, { 256, 1, 1, 0, 0, 0 }, { 258, 0 } },
     { VOP_ROWMAX, DT_FP16, DT_FP32, { 1, 2, 3, -1, -2, -3 }, { 3, -1 } },
     { VOP_ROWSUM, DT_INT16, DT_INT32, { 32767, 1, 0, -32768, -1, 0 }, { 32768, -32769 } },
+    /* products, left to right, FP16 / BF16 in an FP32 running product: FP32 steps overflow 2^100 *
+     * 2^100 (a double accumulator would give 2^100), FP16 256 * 256 fits FP32 (FP16 steps: inf) */
+    { VOP_ROWPROD, DT_FP32, DT_FP32, { 0x1p100, 0x1p100, 0x1p-100, -2, 0.5, -0.0 }, { INF, 0.0 } },
+    { VOP_ROWPROD, DT_FP16, DT_FP16, { 256, 256, 0x1p-10, 3, -1, 0.5 }, { 64, -1.5 } },
+    { VOP_ROWPROD, DT_BF16, DT_BF16, { 1 + 0x1p-7, 1 + 0x1p-7, 1 + 0x1p-7, -3, 2, 0.5 }, { 1 + 3 * 0x1p-7, -3 } },
+    { VOP_ROWPROD, DT_INT8, DT_INT8, { 100, 3, 1, -128, -1, 1 }, { 44, -128 } },
+    { VOP_ROWPROD, DT_INT16, DT_INT16, { 300, 300, 1, -2, 3, 5 }, { 24464, -30 } },
+    { VOP_ROWPROD, DT_INT32, DT_INT32, { 65536, 32768, 3, -7, 11, 13 }, { -2147483648.0, -1001 } },
+    /* arg reductions: the first strictly better element; a NaN first keeps 0, later NaNs never win */
+    { VOP_ROWARGMAX, DT_FP32, DT_INT32, { NAN, 1, 2, 5, 5, -1 }, { 0, 0 } },
+    { VOP_ROWARGMIN, DT_FP32, DT_INT32, { 1, NAN, 2, 5, 5, -1 }, { 0, 2 } },
+    { VOP_ROWARGMAX, DT_FP16, DT_INT32, { -INF, 65504, 65504, 0, -0.0, 1 }, { 1, 2 } },
+    { VOP_ROWARGMAX, DT_BF16, DT_INT32, { 1, 2, NAN, 3, 3, 3 }, { 1, 0 } },
+    { VOP_ROWARGMIN, DT_INT8, DT_INT32, { 127, -128, -128, 0, 0, 0 }, { 1, 0 } },
+    { VOP_ROWARGMAX, DT_INT16, DT_INT32, { -32768, -32768, -32767, 5, 7, 6 }, { 2, 1 } },
+    { VOP_ROWARGMIN, DT_INT32, DT_INT32, { 7, -2147483648.0, 0, 1, 1, 1 }, { 1, 0 } },
 };
 
 /* Column reductions: a 3 x 2 valid region (in: row-major); FP16 / BF16 accumulate in FP32. */
@@ -522,6 +538,16 @@ static const RCase col_cases[] = {
     { VOP_COLMIN, DT_INT32, DT_INT32, { 7, 1, -2147483648.0, 2, 0, 3 }, { -2147483648.0, 1 } },
     { VOP_COLSUM, DT_FP16, DT_FP32, { 65504, 2048, 65504, 1, 1, 1 }, { 131009, 2050 } },
     { VOP_COLSUM, DT_INT16, DT_INT32, { 32767, -32768, 1, -1, 0, 0 }, { 32768, -32769 } },
+    { VOP_COLPROD, DT_FP32, DT_FP32, { 0x1p100, -2, 0x1p100, 0.5, 0x1p-100, -0.0 }, { INF, 0.0 } },
+    { VOP_COLPROD, DT_FP16, DT_FP16, { 256, 3, 256, -1, 0x1p-10, 0.5 }, { 64, -1.5 } },
+    { VOP_COLPROD, DT_BF16, DT_BF16, { 1 + 0x1p-7, -3, 1 + 0x1p-7, 2, 1 + 0x1p-7, 0.5 }, { 1 + 3 * 0x1p-7, -3 } },
+    { VOP_COLPROD, DT_INT8, DT_INT8, { 100, -128, 3, -1, 1, 1 }, { 44, -128 } },
+    { VOP_COLPROD, DT_INT16, DT_INT16, { 300, -2, 300, 3, 1, 5 }, { 24464, -30 } },
+    { VOP_COLPROD, DT_INT32, DT_INT32, { 65536, -7, 32768, 11, 3, 13 }, { -2147483648.0, -1001 } },
+    { VOP_COLARGMAX, DT_FP32, DT_INT32, { NAN, 1, 5, 3, 5, 3 }, { 0, 1 } },
+    { VOP_COLARGMIN, DT_FP16, DT_INT32, { 1, 0, -INF, NAN, -INF, -1 }, { 1, 2 } },
+    { VOP_COLARGMAX, DT_INT8, DT_INT32, { -128, 0, 127, 0, 127, 1 }, { 1, 2 } },
+    { VOP_COLARGMIN, DT_INT32, DT_INT32, { 5, -2147483648.0, 4, 0, 4, -2147483648.0 }, { 1, 0 } },
 };
 
 /* Row reductions write a DN [M, 1] result; column reductions a [1, C] row. The source's padding
@@ -687,7 +713,8 @@ TEST(test_fast_path_matches_general) {
     for (int op = 0; op < VOP_COUNT; op++) {
         MirVecKind vk = mir_vop_kind((MirVecOp)op);
         if (vk == MVK_CAST || vk == MVK_FILLPAD || vk == MVK_ROW_REDUCE || vk == MVK_COL_REDUCE || vk == MVK_CMP ||
-            vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS || vk == MVK_TRANS || vk == MVK_CONCAT)
+            vk == MVK_CMPS || vk == MVK_SEL || vk == MVK_SELS || vk == MVK_TRANS || vk == MVK_CONCAT || vk == MVK_ROW_ARG ||
+            vk == MVK_COL_ARG)
             continue;   /* not element-wise FP32: no fast path (test_cmp_sel_move) */
         if (vk == MVK_PART || mir_vop_fn((MirVecOp)op) >= MVF_FMOD || op == VOP_NOT)
             continue;   /* no fast path: the general path only (test_sim_bits.c) */

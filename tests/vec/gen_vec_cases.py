@@ -989,6 +989,260 @@ def gen_ragged():
          loads={"t": (S, V), "v": ((1, S[1]), (1, V[1]))})
 
 
+# =============================================================================================
+# reductions by product and by index, fillpad_expand / fillpad_inplace, tile slice and
+# set_validshape, sin / cos (the vecred block; its own helpers, called from main after the rest)
+#   * row_prod / col_prod: sequential left to right / top to bottom; FP16/BF16/FP32 accumulate in a
+#     float32 running product (np.multiply.accumulate is sequential) rounded once to the element
+#     type (ptoc's decision 5 for sums, applied to products); integers wrap.
+#   * row/col_argmax/argmin: INT32 index of the first extreme (strictly better replaces the best so
+#     far: ties -> first occurrence; a NaN first element keeps index 0, later NaNs are never chosen),
+#     as pto-isa's TReduceIdx.
+#   * fillpad_expand(x, [R', C'], pad): x's valid region top-left, the pad value elsewhere.
+#   * slice(t, shape, offset[, valid_shape]): the window; its valid box is valid_shape or the shape.
+#   * sin / cos: FP32 only, the exact float32 step sequence of spec/ops.md §4.3 (vecred_trig).
+# =============================================================================================
+
+def vecred_prod(dt, x, axis):
+    """Product along axis (1: rows -> [R, 1], 0: columns -> [1, C])."""
+    if dt in FLOATS:
+        acc = np.multiply.accumulate(x.astype(np.float32), axis=axis, dtype=np.float32)
+        last = acc[:, -1:] if axis == 1 else acc[-1:, :]
+        return rne(dt, last.astype(np.float64))
+    xi = x.astype(np.int64).astype(object)
+    out = np.ones((x.shape[0], 1) if axis == 1 else (1, x.shape[1]), dtype=object)
+    for r in range(x.shape[0]):
+        for c in range(x.shape[1]):
+            if axis == 1:
+                out[r, 0] *= int(xi[r, c])
+            else:
+                out[0, c] *= int(xi[r, c])
+    return wrap(dt, out).astype(np.float64)
+
+
+def vecred_arg(x, axis, want_max):
+    """Index of the first strictly-best element along axis (NaN compares false)."""
+    lines = x if axis == 1 else x.T
+    idx = []
+    for line in lines:
+        best = 0
+        for j in range(1, len(line)):
+            if (line[j] > line[best]) if want_max else (line[j] < line[best]):
+                best = j
+        idx.append(best)
+    a = np.array(idx, dtype=np.float64)
+    return a.reshape(-1, 1) if axis == 1 else a.reshape(1, -1)
+
+
+def vecred_prod_input(dt, s):
+    if dt in FLOATS:
+        # magnitudes near 1 (no overflow over 64 terms), many binades of mantissa bits: an FP16 / BF16
+        # accumulator would round differently from the FP32 one
+        n = int(np.prod(s))
+        v = np.exp2(RNG.uniform(-0.4, 0.4, n)) * np.where(RNG.random(n) < 0.5, -1.0, 1.0)
+        return to_dtype(dt, v).reshape(s)
+    return rand_int(dt, s, -9, 9)        # products wrap
+
+
+def gen_vecred_prod():
+    for dt in ("FP32", "FP16", "BF16", "INT32", "INT16"):
+        s = shp()
+        x = vecred_prod_input(dt, s)
+        Case(f"row_prod_{dt.lower()}", [("x", dt, s, x)], [("y", dt, (s[0], 1), vecred_prod(dt, x, 1))],
+             [f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)",
+              "pl.store(pl.row_prod(tx, tmp), [0, 0], y)"], ["y[:] = pl.row_prod(x)"])
+        s2 = (16, 32)
+        x2 = vecred_prod_input(dt, s2)
+        Case(f"col_prod_{dt.lower()}", [("x", dt, s2, x2)], [("y", dt, (1, s2[1]), vecred_prod(dt, x2, 0))],
+             ["pl.store(pl.col_prod(tx), [0, 0], y)"], ["y[:] = pl.col_prod(x)"])
+    # ragged: only the valid region [6, 40] of [8, 64] is multiplied
+    s, v = shp(), (6, 40)
+    x = vecred_prod_input("FP32", s)
+    yr = np.zeros((s[0], 1))
+    yr[:v[0]] = vecred_prod("FP32", x[:v[0], :v[1]], 1)
+    Case("ragged_row_prod_fp32", [("x", "FP32", s, x)], [("y", "FP32", (s[0], 1), yr)],
+         [f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+          "pl.store(pl.row_prod(tx, tmp), [0, 0], y)"], None, loads={"x": (s, v)})
+
+
+def gen_vecred_arg():
+    for dt in ("FP32", "FP16", "BF16", "INT32", "INT16", "INT8"):
+        s = shp()
+        if dt in FLOATS:
+            x = rand_float(dt, s, -4, 4)
+        else:
+            x = rand_int(dt, s, -20, 20)       # small range: many ties
+        x[1, 5] = x[1, 40] = x[1].max() + (1 if dt not in FLOATS else 1.0)          # a tie of two maxima
+        x[2, 7] = x[2, 50] = x[2].min() - 1                                          # a tie of two minima
+        if dt in FLOATS:
+            x[3, 0] = np.nan                   # NaN first: index 0 for both
+            x[4, 9] = np.nan                   # NaN later: skipped
+            x[10 % s[0], 3] = np.inf
+        x = to_dtype(dt, x) if dt in FLOATS else np.clip(x, *INT_RANGE[dt])
+        for op in ("argmax", "argmin"):
+            want_max = op == "argmax"
+            tmp = f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)"
+            Case(f"row_{op}_{dt.lower()}", [("x", dt, s, x)], [("y", "INT32", (s[0], 1), vecred_arg(x, 1, want_max))],
+                 [tmp, f"pl.store(pl.row_{op}(tx, tmp), [0, 0], y)"], [f"y[:] = pl.row_{op}(x)"])
+            xt = x.T.copy()
+            ts = xt.shape
+            tmp = f"tmp = pl.create_tile([{ts[0]}, {ts[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)"
+            Case(f"col_{op}_{dt.lower()}", [("x", dt, ts, xt)], [("y", "INT32", (1, ts[1]), vecred_arg(xt, 0, want_max))],
+                 [tmp, f"pl.store(pl.col_{op}(tx, tmp), [0, 0], y)"], [f"y[:] = pl.col_{op}(x)"])
+    # ragged: the valid region [5, 24] only (a larger element outside it must not win)
+    s, v = (16, 64), (5, 24)
+    x = rand_float("FP32", s, -4, 4)
+    x[:, 30] = 1e6
+    x[10, :] = -1e6
+    yr = np.zeros((s[0], 1))
+    yr[:v[0]] = vecred_arg(x[:v[0], :v[1]], 1, True)
+    Case("ragged_row_argmax_fp32", [("x", "FP32", s, x)], [("y", "INT32", (s[0], 1), yr)],
+         [f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+          "pl.store(pl.row_argmax(tx, tmp), [0, 0], y)"], None, loads={"x": (s, v)})
+    yc = np.zeros((1, s[1]))
+    yc[:, :v[1]] = vecred_arg(x[:v[0], :v[1]], 0, False)
+    Case("ragged_col_argmin_fp32", [("x", "FP32", s, x)], [("y", "INT32", (1, s[1]), yc)],
+         [f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.FP32, target_memory=pl.Mem.Vec)",
+          "pl.store(pl.col_argmin(tx, tmp), [0, 0], y)"], None, loads={"x": (s, v)})
+
+
+def vecred_pad(dt, pad):
+    if pad == "zero":
+        return 0.0
+    if dt in FLOATS:
+        return np.inf if pad == "max" else -np.inf
+    return float(INT_RANGE[dt][1] if pad == "max" else INT_RANGE[dt][0])
+
+
+def gen_vecred_fillpad():
+    s, v, big = (16, 64), (12, 40), (24, 96)
+    for dt in ("FP32", "FP16", "BF16", "INT32", "INT16", "INT8"):
+        for pad in ("zero", "max", "min"):
+            x = rand_vals(dt, s)
+            pv = vecred_pad(dt, pad)
+            y = np.full(big, pv)
+            y[:s[0], :s[1]] = x
+            Case(f"fillpad_expand_{pad}_{dt.lower()}", [("x", dt, s, x)], [("y", dt, big, y)],
+                 [f"pl.store(pl.fillpad_expand(tx, [{big[0]}, {big[1]}], pl.PadValue.{pad}), [0, 0], y)"],
+                 [f"y[:] = pl.fillpad_expand(x, [{big[0]}, {big[1]}], pad_value=pl.PadValue.{pad})"])
+            y2 = np.full(big, pv)
+            y2[:v[0], :v[1]] = x[:v[0], :v[1]]
+            Case(f"ragged_fillpad_expand_{pad}_{dt.lower()}", [("x", dt, s, x)], [("y", dt, big, y2)],
+                 [f"pl.store(pl.fillpad_expand(tx, [{big[0]}, {big[1]}], pad_value=pl.PadValue.{pad}), [0, 0], y)"], None,
+                 loads={"x": (s, v)})
+            y3 = np.full(s, pv)
+            y3[:v[0], :v[1]] = x[:v[0], :v[1]]
+            Case(f"fillpad_inplace_{pad}_{dt.lower()}", [("x", dt, s, x)], [("y", dt, s, y3)],
+                 [f"pl.store(pl.tile.fillpad_inplace(tx, pl.PadValue.{pad}), [0, 0], y)"], None, loads={"x": (s, v)})
+
+
+def gen_vecred_slice():
+    """Tile slices (views of the parent's bytes at its row pitch) and set_validshape, consumed by
+    vector ops and stores; tile level only."""
+    s = (16, 64)
+    for dt in ("FP32", "FP16", "INT32"):
+        x = rand_vals(dt, s, FP_EXP[dt] if dt in FLOATS else None, 1000)
+        c0 = 32 // ELEM_BYTES[dt] * 2          # a column offset of two 32-byte blocks
+        w = 16
+        sl = x[3:11, c0:c0 + w]
+        Case(f"slice_add_{dt.lower()}", [("x", dt, s, x)], [("y", dt, (8, w), binary_model("add", dt, sl, sl))],
+             [f"sl = pl.slice(tx, [8, {w}], [3, {c0}])", "pl.store(pl.add(sl, sl), [0, 0], y)"], None)
+        yr = row_reduce("max", dt, sl)
+        Case(f"slice_row_max_{dt.lower()}", [("x", dt, s, x)], [("y", dt, (8, 1), yr)],
+             [f"sl = pl.tile.slice(tx, [8, {w}], [3, {c0}])",
+              f"tmp = pl.create_tile([8, {w}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)",
+              "pl.store(pl.row_max(sl, tmp), [0, 0], y)"], None)
+        # a slice stored as is, and a slice with a valid shape padded by fillpad
+        y = np.zeros((8, w))
+        y[:5, :w - 8] = sl[:5, :w - 8]
+        Case(f"slice_store_valid_{dt.lower()}", [("x", dt, s, x)], [("y", dt, (8, w), y)],
+             [f"sl = pl.slice(tx, [8, {w}], [3, {c0}], valid_shape=[5, {w - 8}])", "pl.store(sl, [0, 0], y)"], None)
+        pv = vecred_pad(dt, "min")
+        y = np.full((8, w), pv)
+        y[:5, :w - 8] = sl[:5, :w - 8]
+        Case(f"slice_fillpad_{dt.lower()}", [("x", dt, s, x)], [("y", dt, (8, w), y)],
+             [f"sl = pl.slice(tx, [8, {w}], [3, {c0}], [5, {w - 8}])",
+              "pl.store(pl.fillpad(sl, pad_value=pl.PadValue.min), [0, 0], y)"], None)
+        # set_validshape on a Vec tile, then a reduction and a store of the narrowed tile
+        yv = np.zeros((s[0], 1))
+        yv[:5] = row_reduce("sum", dt, x[:5, :24]) if dt != "FP16" else row_reduce("max", dt, x[:5, :24])
+        red = "row_sum" if dt != "FP16" else "row_max"
+        Case(f"set_validshape_{red}_{dt.lower()}", [("x", dt, s, x)], [("y", dt, (s[0], 1), yv), ("z", dt, s, region_of(s, x, (5, 24)))],
+             ["v = pl.set_validshape(tx, 5, 24)",
+              f"tmp = pl.create_tile([{s[0]}, {s[1]}], dtype=pl.{dt}, target_memory=pl.Mem.Vec)",
+              f"pl.store(pl.{red}(v, tmp), [0, 0], y)", "pl.store(v, [0, 0], z)"], None)
+    # a slice of a slice, and two slices of one tile combined
+    x = rand_float("FP32", s, -8, 8)
+    inner = x[2:14, 8:56][4:8, 8:40]
+    Case("slice_of_slice_fp32", [("x", "FP32", s, x)], [("y", "FP32", (4, 32), unary_model("abs", "FP32", inner))],
+         ["a = pl.slice(tx, [12, 48], [2, 8])", "b = pl.slice(a, [4, 32], [4, 8])", "pl.store(pl.abs(b), [0, 0], y)"], None)
+    Case("slice_two_halves_fp32", [("x", "FP32", s, x)],
+         [("y", "FP32", (16, 32), binary_model("sub", "FP32", x[:, :32], x[:, 32:]))],
+         ["l = pl.slice(tx, [16, 32], [0, 0])", "r = pl.slice(tx, [16, 32], [0, 32])", "pl.store(pl.sub(l, r), [0, 0], y)"], None)
+
+
+def region_of(shape, x, v):
+    y = np.zeros(shape)
+    y[:v[0], :v[1]] = x[:v[0], :v[1]]
+    return y
+
+
+def vecred_cast_int(p, mode):
+    """float32 -> INT32 with mode round (ties away) / rint / floor, saturating; as float32."""
+    p = p.astype(np.float64)
+    if mode == "round":
+        r = np.sign(p) * np.floor(np.abs(p) + 0.5)          # exact in float64 for a float32 p
+    elif mode == "rint":
+        r = np.rint(p)
+    else:
+        r = np.floor(p)
+    r = np.clip(r, -2.0 ** 31, 2.0 ** 31 - 1)
+    return r.astype(np.float32)          # INT32 -> FP32 rounds to nearest even (rint)
+
+
+def vecred_trig(x, cos):
+    """spec/ops.md §4.3, every step one float32 operation (numpy rounds each to nearest even)."""
+    f = np.float32
+    x = x.astype(np.float32)
+    p = x * f(0.31830988732818603515625)
+    k = vecred_cast_int(p + f(0.5), "rint") if cos else vecred_cast_int(p, "round")
+    t = x - k * f(3.140625)
+    t = t - k * f(0.0009670257568359375)
+    if cos:
+        t = t + f(1.57079637050628662109375)
+    t = t - k * f(6.2771141529083251953125e-7)
+    t = t - k * f(1.21644916362129151821e-10)
+    t = t - k * f(-1.0290623200529979163e-13)
+    if cos:
+        t = t + f(-4.371139000189375e-8)
+    fl = vecred_cast_int(k * f(0.5), "floor")
+    sign = fl * f(4.0) - k * f(2.0)
+    sign = sign + f(1.0)
+    u = t * t
+    poly = u * f(2.604926501e-6)
+    poly = poly + f(-1.980894471e-4)
+    poly = poly * u
+    poly = poly + f(8.333049340e-3)
+    poly = poly * u
+    poly = poly + f(-1.666665792e-1)
+    poly = poly * u
+    poly = poly + f(1.0)
+    return (sign * (t * poly)).astype(np.float64)
+
+
+def gen_vecred_trig():
+    s = shp()
+    x = to_dtype("FP32", RNG.uniform(-40, 40, s))
+    x = plant(x, [0.0, -0.0, math.pi, -math.pi / 2, 0.5, 1.5, 2.5, -2.5, 1e4, -123.456])
+    x = to_dtype("FP32", x)
+    for op in ("sin", "cos"):
+        y = vecred_trig(x, op == "cos")
+        ref = np.sin(x) if op == "sin" else np.cos(x)
+        assert np.max(np.abs(y - ref)[np.abs(x) < 100]) < 1e-5, f"{op}: the step sequence is not {op}"
+        Case(f"{op}_fp32", [("x", "FP32", s, x)], [("y", "FP32", s, y)],
+             [f"pl.store(pl.{op}(tx), [0, 0], y)"], [f"y[:] = pl.{op}(x)"])
+
+
 # ---------------------------------------------------------------------------------------------
 # the examples: numpy float64 references, tolerances from the per-op rounding (FP32 unit roundoff
 # u = 2^-24 ~ 6.0e-8, FP16 u = 2^-11 ~ 4.9e-4); TOL per output is "exact" or "atol:rtol"
@@ -1293,6 +1547,11 @@ def main():
     gen_cmp_sel()
     gen_moves()
     gen_bits()
+    gen_vecred_prod()
+    gen_vecred_arg()
+    gen_vecred_fillpad()
+    gen_vecred_slice()
+    gen_vecred_trig()
     write_all()
     write_examples()
     nprog = sum((c.tile_body is not None) + (c.tensor_body is not None) for c in CASES)
