@@ -69,13 +69,16 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     int64_t o[2];
     bool cacheable = cv->top && src->kind == EX_VAR && ctt_is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
                      ir_is_const_int(offs->tuple.items[0], &o[0]) && ir_is_const_int(offs->tuple.items[1], &o[1]);
-    for (int i = 0; cacheable && i < *cv->ncache; i++) {
-        Loaded *L = &cv->cache[i];
-        if (L->src == src->var && L->off[0] == o[0] && L->off[1] == o[1] && L->dims[0] == dims[0] && L->dims[1] == dims[1])
-            return ir_ref(L->tile);
-    }
     int64_t phys[2] = { dims[0], dims[1] };
     if (is_lhs && phys[0] % 16) phys[0] = (phys[0] + 15) / 16 * 16;
+    /* reuse needs the same physical tile too: a left operand's rows (M) are padded, a right one's (K)
+     * are not — a window read as both would otherwise give the right operand a padded K */
+    for (int i = 0; cacheable && i < *cv->ncache; i++) {
+        Loaded *L = &cv->cache[i];
+        if (L->src == src->var && L->off[0] == o[0] && L->off[1] == o[1] && L->dims[0] == dims[0] && L->dims[1] == dims[1] &&
+            ir_type_dim(L->tile->type, 0) == phys[0] && ir_type_dim(L->tile->type, 1) == phys[1])
+            return ir_ref(L->tile);
+    }
     Expr *load = ctt_load_call(c, src, offs, phys, dims, 2, MS_MAT, operand->span);
     if (!load) return NULL;
     ir_attr_set(c, &load->call.attrs, "__compiler_tensor_to_tile_mat_bridge", ir_av_bool(true));
