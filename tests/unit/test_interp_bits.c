@@ -12,51 +12,7 @@
 #define NaN NAN
 #define INF INFINITY
 
-typedef struct Env {
-    DiagSink d;
-    IrCtx *c;
-    InterpCtx ic;
-    InterpFrame f;
-    char what[96];
-} Env;
-
-static void env_open(Env *e, const char *what) {
-    memset(e, 0, sizeof *e);
-    diag_init(&e->d);
-    e->c = ir_ctx_new(&e->d);
-    e->ic.diag = &e->d;
-    interp_env_init(&e->f.env);
-    snprintf(e->what, sizeof e->what, "%s", what);
-}
-
-static void env_close(Env *e) {
-    interp_env_free(&e->f.env);
-    ir_ctx_free(e->c);
-    diag_free(&e->d);
-}
-
-static const char *last_msg(const Env *e) { return e->d.items.len ? e->d.items.data[e->d.items.len - 1].msg : ""; }
-static bool same(double a, double b) { return (a != a && b != b) || (a == b && signbit(a) == signbit(b)); }
-
-static Type *ty(Env *e, DType dt, int64_t r, int64_t c, bool tile) {
-    int64_t d[2] = { r, c };
-    return tile ? ir_tile_type(e->c, dt, 2, d, MS_VEC) : ir_tensor_type(e->c, dt, 2, d);
-}
-
-/* A variable bound to an [r, c] array with valid box [vr, vc]; the values must be dt values. */
-static Expr *arr(Env *e, DType dt, int64_t r, int64_t c, int64_t vr, int64_t vc, const double *vals, bool tile) {
-    int64_t shape[2] = { r, c };
-    InterpArray *a = interp_array_new(dt, 2, shape);
-    a->valid[0] = vr;
-    a->valid[1] = vc;
-    for (int64_t i = 0; i < r * c; i++) {
-        if (!same(interp_round(dt, vals[i]), vals[i])) CHECK_MSG(false, "%s: input %.17g is not a %s value", e->what, vals[i], dtype_name(dt));
-        a->data[i] = vals[i];
-    }
-    Var *v = ir_var_new(e->c, "x", ty(e, dt, r, c, tile));
-    interp_env_put(&e->f.env, v, interp_arr_value(a));
-    return ir_ref(v);
-}
+#include "test_interp_harness.h"
 
 static OpId op_named(const char *form, const char *name) {
     char full[64];
@@ -184,7 +140,7 @@ static void run_case(const Case *k, bool tile) {
     Env e;
     char what[96];
     snprintf(what, sizeof what, "%s.%s %s", tile ? "tile" : "tensor", k->op, dtype_name(k->dt));
-    env_open(&e, what);
+    env_named(&e, what);
     if (!tile && strcmp(k->op, "prelu") == 0) { env_close(&e); return; }   /* tile only */
     bool scratch = tile && (!strcmp(k->op, "xor") || !strcmp(k->op, "xors") || !strcmp(k->op, "rem") || !strcmp(k->op, "rems") ||
                             !strcmp(k->op, "prelu"));
@@ -246,7 +202,7 @@ TEST(test_expdif) {
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         for (int tile = 0; tile < 2; tile++) {
             Env e;
-            env_open(&e, k[i].row ? "row_expand_expdif" : "col_expand_expdif");
+            env_named(&e, k[i].row ? "row_expand_expdif" : "col_expand_expdif");
             Expr *args[2] = { arr(&e, k[i].dt, 2, 2, 2, 2, k[i].t, tile),
                               k[i].row ? arr(&e, k[i].dt, 2, 1, 2, 1, k[i].v, tile) : arr(&e, k[i].dt, 1, 2, 1, 2, k[i].v, tile) };
             OpId op = op_named(tile ? "tile" : "tensor", k[i].row ? "row_expand_expdif" : "col_expand_expdif");
@@ -272,7 +228,7 @@ TEST(test_part) {
             Env e;
             char what[64];
             snprintf(what, sizeof what, "tile.%s %s", k[i].op, dtype_name(dts[d]));
-            env_open(&e, what);
+            env_named(&e, what);
             Expr *args[2] = { arr(&e, dts[d], 2, 4, 1, 3, a, true), arr(&e, dts[d], 2, 4, 2, 2, b, true) };
             InterpArray *r = run(&e, call_of(&e, op_named("tile", k[i].op), ty(&e, dts[d], 2, 4, true), args, 2));
             expect(&e, r, k[i].want, 8);
@@ -281,7 +237,7 @@ TEST(test_part) {
         }
     /* tensor form (wholly valid): the plain op; INT8 wraps, FP16 rounds once */
     Env e;
-    env_open(&e, "tensor.part_add");
+    env_named(&e, "tensor.part_add");
     static const double x[2] = { 100, -100 }, y[2] = { 100, -100 }, w[2] = { -56, 56 };
     Expr *args[2] = { arr(&e, DT_INT8, 1, 2, 1, 2, x, false), arr(&e, DT_INT8, 1, 2, 1, 2, y, false) };
     expect(&e, run(&e, call_of(&e, OP_TENSOR_PART_ADD, ty(&e, DT_INT8, 1, 2, false), args, 2)), w, 2);
@@ -297,7 +253,7 @@ static void expect_error(const char *form, const char *op, DType dt, const doubl
     Env e;
     char what[64];
     snprintf(what, sizeof what, "%s.%s %s error", form, op, dtype_name(dt));
-    env_open(&e, what);
+    env_named(&e, what);
     bool tile = !strcmp(form, "tile");
     Expr *args[3] = { arr(&e, dt, 1, 2, 1, 2, a, tile), NULL, NULL };
     int n = 2;
@@ -324,7 +280,7 @@ TEST(test_errors) {
     expect_error("tile", "shls", DT_UINT8, a, nine, 1, "shift count 9 is outside [0, 8)");
     /* float fmod by zero is IEEE, not an error */
     Env e;
-    env_open(&e, "tile.fmod FP16 by zero");
+    env_named(&e, "tile.fmod FP16 by zero");
     static const double fa[2] = { 1, -1 }, fb[2] = { 0, 0 }, want[2] = { NaN, NaN };
     Expr *args[2] = { arr(&e, DT_FP16, 1, 2, 1, 2, fa, true), arr(&e, DT_FP16, 1, 2, 1, 2, fb, true) };
     expect(&e, run(&e, call_of(&e, OP_TILE_FMOD, ty(&e, DT_FP16, 1, 2, true), args, 2)), want, 2);
