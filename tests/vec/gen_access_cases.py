@@ -111,6 +111,24 @@ def access_tensor_{dt.lower()}(x: {ptype(shape, dt)}, s: {ptype((4, 8), dt)}, y:
     case(f"access_tensor_{dt.lower()}", src, [("x", dt, x), ("s", dt, s)], [("y", dt, y)])
 
 
+def reduction_reads(dt):
+    """Reads of a DN [R, 1] row-reduction result and of a [1, C] column-reduction result (logical
+    indices, decision 12)."""
+    x = values(dt, (16, 64))
+    a = x.max(axis=1)[5]
+    b = elem(dt, np.sum(x[:, 7]))                 # small multiples of 1/16: the sum is exact
+    y = elem(dt, elem(dt, x * scalar_to(dt, a)) + scalar_to(dt, b))
+    src = f"""@pl.jit
+def access_reduce_{dt.lower()}(x: {ptype((16, 64), dt)}, y: pl.Out[{ptype((16, 64), dt)}]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        m = pl.row_max(x)
+        c = pl.col_sum(x)
+        y[:] = pl.add(pl.mul(x, m[5, 0]), c[0, 7])
+    return y
+"""
+    case(f"access_reduce_{dt.lower()}", src, [("x", dt, x)], [("y", dt, y)])
+
+
 def orchestration_read_write():
     """Orchestration: a count and a scale read from inputs, a tensor.write, kernels in a loop."""
     x = values("FP32", (64, 32))
@@ -152,6 +170,8 @@ def main():
         tile_read_write(dt)
     for dt in ("FP32", "FP16", "INT32"):
         tensor_read_in_kernel(dt)
+    for dt in ("FP32", "INT32"):
+        reduction_reads(dt)
     orchestration_read_write()
     shutil.rmtree(ACCESS_DIR, ignore_errors=True)
     os.makedirs(ACCESS_DIR)
