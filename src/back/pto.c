@@ -538,8 +538,11 @@ static void emit_scalar_access(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     } else if (tile) {
         sb_printf(o, "pto.tsetval ins(%s, %s : index, %s) outs(", sb_cstr(&idx), sb_cstr(&val), dtype_pto(dt));
         bname(p, b, o); sb_puts(o, " : "); tile_type(p, b, o); sb_putc(o, ')');
-    } else if (get) sb_printf(o, "%s = pto.load_scalar %%%s_view[%s] : %s", sb_cstr(&res), p->param_names[i->param], sb_cstr(&idx), dtype_pto(dt));
-    else sb_printf(o, "pto.store_scalar %s, %%%s_view[%s] : %s", sb_cstr(&val), p->param_names[i->param], sb_cstr(&idx), dtype_pto(dt));
+    } else {
+        const char *view = p->param_names[i->param];
+        if (get) sb_printf(o, "%s = pto.load_scalar %%%s_view[%s] : %s", sb_cstr(&res), view, sb_cstr(&idx), dtype_pto(dt));
+        else sb_printf(o, "pto.store_scalar %s, %%%s_view[%s] : %s", sb_cstr(&val), view, sb_cstr(&idx), dtype_pto(dt));
+    }
     loc(i, o);
     if (get) {
         sb_putc(&var, '%');

@@ -260,8 +260,10 @@ bool interp_call_function(InterpCtx *c, InterpFrame *f, const Expr *call, Interp
     frame_init(&fr, fn);
     for (int i = 0; i < fn->params.len; i++) {
         const Type *pt = fn->params.items[i]->type;
-        if (ok && pt && pt->kind == TY_SCALAR && dtype_is_float(pt->dtype) && (args[i].kind == IV_FLOAT || args[i].kind == IV_INT))
-            args[i] = interp_float(interp_round(pt->dtype, args[i].kind == IV_FLOAT ? args[i].f : (double)args[i].i));   /* a float parameter holds a value of its dtype */
+        /* a float scalar parameter holds a value of its dtype (the runtime rounds at the call too) */
+        bool num = args[i].kind == IV_FLOAT || args[i].kind == IV_INT;
+        if (ok && pt && pt->kind == TY_SCALAR && dtype_is_float(pt->dtype) && num)
+            args[i] = interp_float(interp_round(pt->dtype, args[i].kind == IV_FLOAT ? args[i].f : (double)args[i].i));
         if (ok) interp_env_put(&fr.env, fn->params.items[i], interp_retain(args[i]));
     }
     if (ok) ok = run_in_frame(c, fn, &fr, out, call->span);
