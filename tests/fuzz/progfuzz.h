@@ -73,6 +73,7 @@
     X(VEC_SCALAR_PIPE, "vec_scalar_pipe", 1, "a pl.pipeline loop variable as a scalar operand")     \
     X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round") \
     X(VEC_BITS,     "vec_bits",     1, "remainder and bit ops: pl.fmod (float / int), pl.and_ / pl.or_ (int)") \
+    X(VEC_ARG,      "vec_arg",      1, "row_argmax / row_argmin / col_argmax / col_argmin (INT32 indices of exact values)") \
     X(VEC_READ,     "vec_read",     1, "an element of an earlier value, t[r, c] (tgetval / ggetval), as a scalar operand")
 
 typedef enum {
@@ -129,6 +130,7 @@ typedef struct PfMM {
  * target_memory=pl.Mem.Vec) / tile ops / pl.store; at the tensor level as slices, tensor ops and
  * y[..] = v / pl.assemble. */
 typedef enum { PF_VSH_FULL, PF_VSH_ROW, PF_VSH_COL } PfVShape;   /* [R, C], [R, 1], [1, C] */
+bool pf_vop_is_arg(int op);     /* row / col argmax / argmin: an INT32 index of its operand */
 
 typedef enum {
     PF_V_LOAD, PF_V_FULL, PF_V_EXPANDS, PF_V_FILLPAD,
@@ -140,6 +142,7 @@ typedef enum {
     PF_V_ROW_PROD, PF_V_COL_PROD,
     PF_V_ROW_EXPAND, PF_V_COL_EXPAND,
     PF_V_FMOD, PF_V_AND, PF_V_OR,
+    PF_V_ROW_ARGMAX, PF_V_ROW_ARGMIN, PF_V_COL_ARGMAX, PF_V_COL_ARGMIN,
     PF_V_NOPS
 } PfVOp;
 

@@ -389,6 +389,13 @@ static int gen_op(VGen *x) {
     case PF_VK_REDUCE: {
         DType dt = pick_vdt(x, oi->dtypes);
         if (dt == DT_NONE) return -1;
+        if (pf_vop_is_arg(pick)) {                        /* an INT32 index of an exact value; the tile form's tmp */
+            int a = operand(x, PF_VSH_FULL, dt, false);
+            if (a < 0) return -1;
+            PfVNode n = node(pick, DT_INT32, oi->xname[0] == 'r' ? PF_VSH_ROW : PF_VSH_COL, a, -1);
+            n.form |= PF_VF_TMP;
+            return add(x, n);
+        }
         int a = operand(x, PF_VSH_FULL, dt, true);
         if (a < 0) return -1;
         bool sum = pick == PF_V_ROW_SUM || pick == PF_V_COL_SUM;

@@ -86,6 +86,14 @@ static const PfVOpInfo ops[PF_V_NOPS] = {
     [PF_V_FMOD]     = { "fmod",     NULL,  PF_VK_BINARY,  PF_VDT_ALL, 0, PF_VOP_NONZERO, PF_F_VEC_BITS, 3 },
     [PF_V_AND]      = { "and_",     NULL,  PF_VK_BINARY,  PF_VDT_INT, 0, PF_VOP_APPROX_OK | PF_VOP_COMMUTES, PF_F_VEC_BITS, 2 },
     [PF_V_OR]       = { "or_",      NULL,  PF_VK_BINARY,  PF_VDT_INT, 0, PF_VOP_APPROX_OK | PF_VOP_COMMUTES, PF_F_VEC_BITS, 2 },
+    [PF_V_ROW_ARGMAX] = { "row_argmax", "row", PF_VK_REDUCE, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16 | PF_VDT_INT8, 0,
+                          0, PF_F_VEC_ARG, 1 },
+    [PF_V_ROW_ARGMIN] = { "row_argmin", "row", PF_VK_REDUCE, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16 | PF_VDT_INT8, 0,
+                          0, PF_F_VEC_ARG, 1 },
+    [PF_V_COL_ARGMAX] = { "col_argmax", "col", PF_VK_REDUCE, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16 | PF_VDT_INT8, 0,
+                          0, PF_F_VEC_ARG, 1 },
+    [PF_V_COL_ARGMIN] = { "col_argmin", "col", PF_VK_REDUCE, PF_VDT_FP32 | PF_VDT_FP16 | PF_VDT_BF16 | PF_VDT_INT32 | PF_VDT_INT16 | PF_VDT_INT8, 0,
+                          0, PF_F_VEC_ARG, 1 },
 };
 
 const PfVOpInfo *pf_vop(int op) { return &ops[op]; }
@@ -101,6 +109,8 @@ unsigned pf_vdt_bit(DType dt) {
     default: return 0;
     }
 }
+
+bool pf_vop_is_arg(int op) { return op >= PF_V_ROW_ARGMAX && op <= PF_V_COL_ARGMIN; }
 
 double pf_vdt_limit(DType dt) {
     switch (dt) {
@@ -164,7 +174,7 @@ int64_t pf_vec_bytes(const PfVec *v) {
             continue;
         }
         /* tensor level: the conversion's scratch tiles and promotion casts */
-        if (oi->kind == PF_VK_REDUCE && oi->xname[0] == 'r') {
+        if (oi->kind == PF_VK_REDUCE && (oi->xname[0] == 'r' || pf_vop_is_arg(n->op))) {
             int64_t c = v->C < 128 ? 128 : v->C;
             total += v->R * c * dtype_bytes((DType)v->n[n->a].dt) + 512;
         }
@@ -354,7 +364,9 @@ static bool structure_ok(const PfProgram *p, const PfVec *v, int k, const char *
     }
     case PF_VK_CAST: if (n->shape != a->shape) FAIL("cast shape"); return true;
     case PF_VK_REDUCE:
-        if (a->shape != PF_VSH_FULL || dt != a->dt || n->shape != (oi->xname[0] == 'r' ? PF_VSH_ROW : PF_VSH_COL)) FAIL("reduce shape");
+        if (a->shape != PF_VSH_FULL || dt != (pf_vop_is_arg(n->op) ? DT_INT32 : (DType)a->dt) ||
+            n->shape != (oi->xname[0] == 'r' ? PF_VSH_ROW : PF_VSH_COL))
+            FAIL("reduce shape / dtype");
         return true;
     case PF_VK_EXPAND:
         if (a->shape != PF_VSH_FULL || b->shape != (oi->xname[0] == 'r' ? PF_VSH_ROW : PF_VSH_COL) || n->shape != PF_VSH_FULL ||
@@ -480,7 +492,10 @@ bool pf_vnode_range(const PfProgram *p, const PfVec *v, int k, const PfRange *no
         if (na->shape != PF_VSH_FULL) FAIL("reduction of a vector");
         bool row = oi->xname[0] == 'r';
         int64_t cnt = row ? v->C : v->R;
-        if (n->op == PF_V_ROW_SUM || n->op == PF_V_COL_SUM) r = rng(a.lo * (double)cnt, a.hi * (double)cnt, a.approx);
+        if (pf_vop_is_arg(n->op)) {            /* an index; ties or order differences would flip it */
+            if (a.approx) FAIL("an index reduction of an approx value");
+            r = rng(0, (double)(cnt - 1), false);
+        } else if (n->op == PF_V_ROW_SUM || n->op == PF_V_COL_SUM) r = rng(a.lo * (double)cnt, a.hi * (double)cnt, a.approx);
         else if (n->op == PF_V_ROW_PROD || n->op == PF_V_COL_PROD) {
             double m = fmax(fabs(a.lo), fabs(a.hi)), bound = m <= 1 ? m : pow(m, (double)cnt);   /* |product| <= m^cnt */
             r = rng(-bound, bound, a.approx);
