@@ -5,7 +5,10 @@
  *           chooser.md §13): a 2-stage pipelined K loop with Left/Right extracts and a predicated
  *           matmul_acc (K-boundary tail peeled), and — when m < M or n < N — a direct-store M/N grid
  *           (split K: one K loop per sub-tile; full K: nested loops, the outer one owning the
- *           stationary panel, boundary tiles peeled). Skips come with perf hints PH-AT-003/005/006/007.
+ *           stationary panel, boundary tiles peeled). A tile.matmul_bias is K-tiled with a head-peeled
+ *           first block carrying the bias (its M/N grid with [1, n] bias windows is not done yet:
+ *           PH-AT-006; an illegal Bias window: PH-AT-011). Skips come with perf hints
+ *           PH-AT-003/005/006/007/011.
  * Does: see reference/autotile_matmul_l0_pass.md; the rewrite never materialises an oversized Acc. */
 #include "pass/pass.h"
 #include "tile/tile.h"
@@ -70,13 +73,13 @@ static Expr *and_pred(Emit *e, Expr *user, Expr *mine) {
     return ir_binary(e->ctx->ir, BIN_AND, user, mine);
 }
 
-/* One output (sub-)tile with split K: seed, pipelined loop over the full K blocks, peeled tail.
- * init == NULL: fresh matmul (predicated on the first K block); else accumulate into init.
- * user_pred: a caller's init_cond (matmul_acc with 4 operands), composed with ko == 0. */
-static Expr *emit_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t K,
-                          Expr *init, Expr *user_pred) {
+/* One output (sub-)tile with split K over [k0, K): seed, pipelined loop over the full K blocks, peeled
+ * tail. init == NULL: fresh matmul (predicated on the first K block); else accumulate into init.
+ * user_pred: a caller's init_cond (matmul_acc with 4 operands), composed with ko == k0. */
+static Expr *emit_split_k_from(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t k0, int64_t K,
+                               Expr *init, Expr *user_pred) {
     IrCtx *c = e->ctx->ir;
-    int64_t kf = K / k, kt = K - kf * k;
+    int64_t kf = (K - k0) / k, kt = K - k0 - kf * k;
     Expr *cur = init;
     bool fresh = init == NULL;
     if (fresh) {
@@ -88,7 +91,7 @@ static Expr *emit_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, i
     }
     if (kf >= 2) {
         Var *ko = ir_var_new(c, pass_name(e->ctx, "ko", "idx"), ir_scalar_type(c, DT_INDEX));
-        Stmt *loop = ir_for(c, ko, idx(e, 0), idx(e, kf * k), idx(e, k), FK_PIPELINE);
+        Stmt *loop = ir_for(c, ko, idx(e, k0), idx(e, k0 + kf * k), idx(e, k), FK_PIPELINE);
         ir_attr_set(c, &loop->for_.attrs, "pipeline_stages", ir_av_int(2));
         Var *it = ir_iter_arg_new(c, pass_name(e->ctx, e->base, "iter"), cur->type, cur);
         ir_varlist_push(c, &loop->for_.iter_args, it);
@@ -98,7 +101,7 @@ static Expr *emit_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, i
         body.at = 0;
         Var *sa = extract(&body, true, mi, ir_ref(ko), ms, k);
         Var *sb = extract(&body, false, ir_ref(ko), ni, k, ns);
-        Expr *first = ir_binary(c, BIN_EQ, ir_ref(ko), idx(e, 0));
+        Expr *first = ir_binary(c, BIN_EQ, ir_ref(ko), idx(e, k0));
         Var *acc = matmul_acc(&body, ir_ref(it), sa, sb, fresh ? and_pred(e, NULL, first) : user_pred ? and_pred(e, user_pred, first) : NULL);
         Expr *y = ir_ref(acc);
         ir_list_push(c, &loop->for_.body, ir_yield(c, &y, 1));
@@ -106,16 +109,33 @@ static Expr *emit_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, i
         ir_varlist_push(c, &loop->for_.return_vars, rv);
         cur = ir_ref(rv);
     } else if (kf == 1) {
-        Var *sa = extract(e, true, mi, idx(e, 0), ms, k);
-        Var *sb = extract(e, false, idx(e, 0), ni, k, ns);
+        Var *sa = extract(e, true, mi, idx(e, k0), ms, k);
+        Var *sb = extract(e, false, idx(e, k0), ni, k, ns);
         cur = ir_ref(matmul_acc(e, cur, sa, sb, fresh ? ir_const_bool(c, true) : user_pred));
     }
     if (kt > 0) {
-        Var *sa = extract(e, true, mi, idx(e, kf * k), ms, kt);
-        Var *sb = extract(e, false, idx(e, kf * k), ni, kt, ns);
+        Var *sa = extract(e, true, mi, idx(e, k0 + kf * k), ms, kt);
+        Var *sb = extract(e, false, idx(e, k0 + kf * k), ni, kt, ns);
         cur = ir_ref(matmul_acc(e, cur, sa, sb, kf == 0 && fresh ? ir_const_bool(c, true) : NULL));
     }
     return cur;
+}
+
+static Expr *emit_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t K, Expr *init,
+                          Expr *user_pred) {
+    return emit_split_k_from(e, mi, ni, ms, ns, k, 0, K, init, user_pred);
+}
+
+/* A biased matmul with split K (reference pass document, matmul_bias row): the first K block is a
+ * head-peeled tile.matmul_bias that applies the bias once, the rest accumulate with matmul_acc —
+ * no predicate, no if. */
+static Expr *emit_split_k_bias(Emit *e, int64_t M, int64_t N, int64_t k, int64_t K, Expr *bias) {
+    int64_t kh = K < k ? K : k;
+    Var *sa = extract(e, true, idx(e, 0), idx(e, 0), M, kh);
+    Var *sb = extract(e, false, idx(e, 0), idx(e, 0), kh, N);
+    Expr *args[3] = { ir_ref(sa), ir_ref(sb), bias };
+    Expr *head = ir_ref(bind(e, "acc", call(e, OP_TILE_MATMUL_BIAS, args, 3, MS_NONE)));
+    return kh == K ? head : emit_split_k_from(e, idx(e, 0), idx(e, 0), M, N, k, kh, K, head, NULL);
 }
 
 /* A tile whose rows [row0, row0 + rows) run past the left operand's valid rows is narrowed with
@@ -298,12 +318,32 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     return true;
 }
 
+/* A biased matmul's [1, N] bias must form a legal Bias window (chooser.md §13, biased matmul): M and
+ * N whole fractals, the bias within the Bias buffer (ptoc does not sub-window it yet). Else
+ * PH-AT-011 and the call is left unchanged. */
+static bool bias_window_ok(Walk *w, Expr *call, int64_t M, int64_t N) {
+    const Target *t = w->ctx->target;
+    int64_t bytes = N * dtype_bytes(call->type->dtype), align = t->l0_align;
+    const char *why = NULL;
+    if (M % align || N % align)
+        why = arena_printf(w->ctx->ir->arena, "M = %lld and N = %lld must be multiples of the cube fractal (%lld)", (long long)M,
+                           (long long)N, (long long)align);
+    else if (bytes > t->bias_bytes)
+        why = arena_printf(w->ctx->ir->arena, "its [1, %lld] %s bias needs %lld bytes of Bias, which holds %lld", (long long)N,
+                           dtype_name(call->type->dtype), (long long)bytes, (long long)t->bias_bytes);
+    if (!why) return true;
+    pass_hint(w->ctx, call->span, "PH-AT-011", "biased matmul [%lld, %lld] cannot form a legal Bias window: %s; left untiled",
+              (long long)M, (long long)N, why);
+    untiled(w, call, "PH-AT-011", why);
+    return false;
+}
+
 /* Rewrites l->items[at]; returns how many statements now stand in its place (>= 1). */
 static bool tile_one(Walk *w, StmtList *l, int *at) {
     Stmt *s = l->items[*at];
     Expr *c = s->kind == ST_ASSIGN ? s->assign.value : NULL;
-    if (!pass_is_op(c, OP_TILE_MATMUL) && !pass_is_op(c, OP_TILE_MATMUL_ACC)) return true;
-    bool acc_form = c->call.op == OP_TILE_MATMUL_ACC;
+    if (!pass_is_op(c, OP_TILE_MATMUL) && !pass_is_op(c, OP_TILE_MATMUL_ACC) && !pass_is_op(c, OP_TILE_MATMUL_BIAS)) return true;
+    bool acc_form = c->call.op == OP_TILE_MATMUL_ACC, bias_form = c->call.op == OP_TILE_MATMUL_BIAS;
     Expr *lhs = c->call.args[acc_form], *rhs = c->call.args[acc_form + 1];
     int64_t ld[2], rd[2];
     if (!static_2d(lhs, ld) || !static_2d(rhs, rd)) return true;
@@ -326,6 +366,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     }
     if (rs != MS_MAT || ls != MS_MAT) return true;   /* Vec operands: not auto-tiled (yet) */
     int64_t M = ld[0], K = ld[1], N = rd[1];
+    if (bias_form && !bias_window_ok(w, c, M, N)) return true;
     L0TileResult r;
     if (!choose(w, c, M, N, K, &r)) return true;
     PassTileChoice tc = { w->f->name, c->span, M, N, K, r.m, r.n, r.k, (int)r.stationarity, r.double_buffer_c,
@@ -339,7 +380,18 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid, NULL };
     Expr *final;
     VarMap m = {0};
-    if (r.m == M && r.n == N) {
+    if (bias_form && (r.m < M || r.n < N)) {
+        pass_hint(w->ctx, c->span, "PH-AT-006",
+                  "biased matmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld): [1, n] bias windows are not "
+                  "supported by ptoc yet; left untiled", (long long)M, (long long)N, (long long)r.m, (long long)r.n, (long long)r.k);
+        untiled(w, c, "PH-AT-006", "a biased matmul needing an M/N grid (bias windows are not supported yet)");
+        return true;
+    }
+    if (bias_form) {
+        l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
+        final = narrow_rows(&e, emit_split_k_bias(&e, M, N, r.k, K, c->call.args[2]), idx(&e, 0));
+        ir_varmap_put(&m, x, final);
+    } else if (r.m == M && r.n == N) {
         l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
         Expr *init = acc_form ? c->call.args[0] : NULL, *upred = acc_form && c->call.nargs == 4 ? c->call.args[3] : NULL;
         final = emit_split_k(&e, ir_const_int(w->ctx->ir, 0, DT_INDEX), ir_const_int(w->ctx->ir, 0, DT_INDEX), M, N, r.k, K, init, upred);
