@@ -5,7 +5,12 @@
  *   a tensor.slice feeding it; the left operand's rows rounded up to the 16-row box with the true
  *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype;
  *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept). A later
- *   matmul reading the same window of the same In tensor at the top level reuses the earlier load.
+ *   matmul reading the same window of the same In tensor at the top level reuses the earlier load
+ *   (same physical tile only). tensor.matmul_acc(acc, a, b) with acc an Acc tile of the region
+ *   becomes bridge loads and tile.matmul_acc; a loop whose carried value starts as such a tile
+ *   carries the tile (walkthrough rung 3: a split-K chain over user chunks in pl.pipeline).
+ *   tensor.read / tensor.write stay scalar GM accesses, or become tile.read / tile.write of a
+ *   tensor the region holds in a tile.
  *   Vector ops (tensor.X with OPF_VEC) become tile.X on Vec tiles (convert_tensor_vec.c: Vec loads
  *   of their tensor operands, row-reduction scratch tiles). A returned value that became a tile is
  *   stored to a new Out parameter, and every call site passes a tensor.create for it (exit stores).
@@ -159,6 +164,50 @@ static bool convert_assemble(Conv *cv, Stmt *s) {
 
 static bool only_feeds_matmul(Function *f, Var *v);
 
+/* A loop carrying a matmul result: its initial value became an Acc tile (an earlier tensor.matmul),
+ * so the carried value and the loop's result are that tile too (walkthrough rung 3: a split-K chain
+ * over user chunks). The body's matmul_acc then accumulates into it on-chip. */
+static void carry_tiles_in(Stmt *loop) {
+    for (int i = 0; i < loop->for_.iter_args.len; i++) {
+        Var *it = loop->for_.iter_args.items[i];
+        if (it->init && it->init->type && it->init->type->kind == TY_TILE && it->type->kind == TY_TENSOR)
+            pass_var_set_type(it, it->init->type);
+    }
+}
+
+static void carry_tiles_out(Stmt *loop) {
+    for (int i = 0; i < loop->for_.iter_args.len && i < loop->for_.return_vars.len; i++)
+        if (loop->for_.iter_args.items[i]->type->kind == TY_TILE)
+            pass_var_set_type(loop->for_.return_vars.items[i], loop->for_.iter_args.items[i]->type);
+}
+
+/* tensor.matmul_acc(acc, a, b) with acc an on-chip accumulator (a converted tensor.matmul, or a loop
+ * carrying one): bridge loads of a and b to Mat, tile.matmul_acc into acc. */
+static bool convert_matmul_acc(Conv *cv, Stmt *s) {
+    IrCtx *c = cv->ctx->ir;
+    Expr *call = s->assign.value, *acc = call->call.args[0];
+    if (!acc->type || acc->type->kind != TY_TILE || acc->type->space != MS_ACC) {
+        diag_error(cv->ctx->diag, call->span, "tensor.matmul_acc inside pl.at needs an accumulator computed on-chip in the same "
+                   "region (acc = pl.matmul(...) first); accumulating into a tensor is not supported by ptoc yet");
+        return false;
+    }
+    const AttrVal *at = ir_attr_get(&call->call.kwargs, "a_trans"), *bt = ir_attr_get(&call->call.kwargs, "b_trans");
+    if ((at && at->i) || (bt && bt->i) || call->call.nargs > 3 || ir_attr_get(&call->call.kwargs, "init_cond")) {
+        diag_error(cv->ctx->diag, call->span, "tensor.matmul_acc inside pl.at with a_trans / b_trans / init_cond is not supported "
+                   "by ptoc yet");
+        return false;
+    }
+    Expr *a = bridge_load(cv, call->call.args[1], true, call->span);
+    Expr *b = a ? bridge_load(cv, call->call.args[2], false, call->span) : NULL;
+    if (!b) return false;
+    Expr *mm = ir_call(c, OP_TILE_MATMUL_ACC, (Expr *[]){ acc, a, b }, 3);
+    mm->span = call->span;
+    if (!ir_deduce_call(c, mm)) return false;
+    s->assign.value = mm;
+    pass_var_set_type(s->assign.var, mm->type);
+    return true;
+}
+
 /* A name carried around a loop or merged by an if holds a tensor before it and, once the body's
  * matmuls became tiles, an on-chip tile inside it: 't = pl.matmul(...)' where t is a tensor (a
  * parameter) rebinds the name, it does not write the tensor. The carried value would need a type
@@ -226,9 +275,11 @@ static bool convert_list(Conv *outer, StmtList *l, bool top) {
         cv.list = l;
         cv.at = &i;
         cv.top = top;
+        if (s->kind == ST_FOR) carry_tiles_in(s);
         if (s->kind == ST_FOR && (!convert_list(&cv, &s->for_.body, false) ||
                                   !carried_types_agree(ctx, &s->for_.body, &s->for_.iter_args, "loop", s->span)))
             return false;
+        if (s->kind == ST_FOR) carry_tiles_out(s);
         if (s->kind == ST_IF && (!convert_list(&cv, &s->if_.then_body, false) ||
                                  !convert_list(&cv, &s->if_.else_body, false) ||
                                  !carried_types_agree(ctx, &s->if_.then_body, &s->if_.return_vars, "if", s->span) ||
@@ -253,6 +304,7 @@ static bool convert_list(Conv *outer, StmtList *l, bool top) {
             if (!convert_access(&cv, s)) return false;
             break;
         case OP_TENSOR_MATMUL: if (!convert_matmul(&cv, s)) return false; break;
+        case OP_TENSOR_MATMUL_ACC: if (!convert_matmul_acc(&cv, s)) return false; break;
         case OP_TENSOR_ASSEMBLE: if (!convert_assemble(&cv, s)) return false; break;
         case OP_TENSOR_SLICE:
             if (!only_feeds_matmul(f, s->assign.var)) {
@@ -275,7 +327,7 @@ static void slice_use(Expr *e, void *ud) {
     if (e->kind != EX_CALL) return;
     for (int i = 0; i < e->call.nargs; i++)
         if (e->call.args[i]->kind == EX_VAR && e->call.args[i]->var == u->v && !pass_is_op(e, OP_TENSOR_MATMUL) &&
-            !pass_is_op(e, OP_TENSOR_READ) && !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)))
+            !pass_is_op(e, OP_TENSOR_READ) && !(pass_is_op(e, OP_TENSOR_MATMUL_ACC) && i > 0) && !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)))
             u->other = true;
 }
 static bool only_feeds_matmul(Function *f, Var *v) {
