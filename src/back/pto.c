@@ -480,7 +480,7 @@ static void emit_control(Pto *p, const MirInst *i, StrBuf *o, int ind) {
 }
 
 /* name = v (of element type dt) as the scalar expressions see it: an f32 or an index. */
-static void scalar_in(Pto *p, const char *v, DType dt, const char *name, StrBuf *o, int ind) {
+static void scalar_in(const char *v, DType dt, const char *name, StrBuf *o, int ind) {
     sb_indent(o, ind);
     if (dt == DT_FP32) sb_printf(o, "%s = arith.bitcast %s : f32 to f32\n", name, v);
     else if (dtype_is_float(dt)) sb_printf(o, "%s = arith.extf %s : %s to f32\n", name, v, dtype_pto(dt));
@@ -547,7 +547,7 @@ static void emit_scalar_access(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     if (get) {
         sb_putc(&var, '%');
         ident(&var, p->k->vars[i->var]);
-        scalar_in(p, sb_cstr(&res), dt, sb_cstr(&var), o, ind);
+        scalar_in(sb_cstr(&res), dt, sb_cstr(&var), o, ind);
     }
     sb_free(&idx); sb_free(&val); sb_free(&res); sb_free(&var);
 }

@@ -64,6 +64,9 @@ double dtype_convert(DType to, DType from, double v, int mode);
 /* One packed element of type t at p, as a double (FP16/BF16 bit patterns, FP32, bool, integers);
  * 0 for types without a byte layout (sub-byte, FP8). */
 double dtype_read(DType t, const void *p);
+/* An integer (or BOOL) element of type t at p, exact for the 64-bit types (dtype_read goes through a
+ * double, which is not above 2^53). */
+int64_t dtype_read_int(DType t, const void *p);
 /* Python floor division and modulo on int64 (b != 0; INT64_MIN / -1 wraps). */
 int64_t floordiv_i64(int64_t a, int64_t b);
 int64_t floormod_i64(int64_t a, int64_t b);

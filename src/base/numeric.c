@@ -84,6 +84,12 @@ double dtype_read(DType t, const void *vp) {
     }
 }
 
+int64_t dtype_read_int(DType t, const void *p) {
+    int64_t v;
+    if (t == DT_INT64 || t == DT_INDEX || t == DT_UINT64) { memcpy(&v, p, 8); return v; }
+    return (int64_t)dtype_read(t, p);
+}
+
 int64_t floordiv_i64(int64_t a, int64_t b) {
     if (b == -1) return (int64_t)(0 - (uint64_t)a);
     int64_t q = a / b;

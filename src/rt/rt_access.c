@@ -13,15 +13,13 @@
 #include <math.h>
 #include <string.h>
 
-static bool rt_is_writer(ArgDir d) { return d == AD_OUTPUT || d == AD_INOUT || d == AD_OUTPUT_EXISTING || d == AD_NO_DEP; }
-
 /* The orchestrator waits for the tasks that wrote (or, for a write, touched) the tensor's buffer. */
 static void rt_wait_for(Rt *rt, const RtTensor *t, bool write) {
     for (int i = 0; i < rt->tasks.len; i++) {
         const RtTask *k = &rt->tasks.data[i];
         for (int a = 0; a < k->nargs; a++) {
             const RtArg *g = &k->args[a];
-            if (g->dir == AD_SCALAR || g->t.addr != t->addr || (!write && !rt_is_writer(g->dir))) continue;
+            if (g->dir == AD_SCALAR || g->t.addr != t->addr || (!write && !rt_is_written(g->dir))) continue;
             if (k->end > rt->orch_time) rt->orch_time = k->end;
         }
     }
@@ -50,9 +48,8 @@ static bool rt_element(Rt *rt, const Expr *e, const RtTensor *t, uint8_t **p) {
 static RtValue rt_read_elem(DType dt, const uint8_t *p) {
     RtValue v = {0};
     v.kind = dtype_is_float(dt) ? RV_FLOAT : RV_INT;
-    if (dt == DT_INT64 || dt == DT_INDEX || dt == DT_UINT64) memcpy(&v.i, p, 8);   /* beyond 2^53: not via double */
-    else if (v.kind == RV_FLOAT) v.f = dtype_read(dt, p);
-    else v.i = (int64_t)dtype_read(dt, p);
+    if (v.kind == RV_FLOAT) v.f = dtype_read(dt, p);
+    else v.i = dtype_read_int(dt, p);
     return v;
 }
 

@@ -124,6 +124,9 @@ typedef struct Rt {
     int64_t *cores_aic, *cores_aiv;    /* free time of each core across batches */
 } Rt;
 
+/* Whether a task writes an argument of this direction (its data is copied back, it orders readers). */
+static inline bool rt_is_written(ArgDir d) { return d == AD_OUTPUT || d == AD_INOUT || d == AD_OUTPUT_EXISTING || d == AD_NO_DEP; }
+
 /* rt.c */
 bool rt_fail(Rt *rt, int code, Span sp, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool rt_eval(Rt *rt, const Expr *e, RtValue *out);

@@ -77,8 +77,6 @@ static void rt_release(RtCores *c, RtCoreKind k, int slot, int64_t end) {
     else { c->aic[slot] = end; c->aiv[2 * slot] = end; c->aiv[2 * slot + 1] = end; }
 }
 
-static bool rt_is_written(ArgDir d) { return d == AD_OUTPUT || d == AD_INOUT || d == AD_OUTPUT_EXISTING || d == AD_NO_DEP; }
-
 /* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
 static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
     RtTask *t = &rt->tasks.data[ti];

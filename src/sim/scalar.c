@@ -28,10 +28,9 @@ bool sim_scalar_issue(SimRun *s, const MirInst *i, SimDyn *d) {
 }
 
 static void store_var(SimRun *s, const MirInst *i, DType dt, const uint8_t *p) {
-    int64_t v;
-    if (dt == DT_INT64 || dt == DT_INDEX || dt == DT_UINT64) memcpy(&v, p, 8);      /* beyond 2^53 */
-    else if (dtype_is_float(dt)) { double f = dtype_read(dt, p); memcpy(&v, &f, 8); }
-    else v = (int64_t)dtype_read(dt, p);
+    int64_t v = 0;
+    if (dtype_is_float(dt)) { double f = dtype_read(dt, p); memcpy(&v, &f, 8); }
+    else v = dtype_read_int(dt, p);
     s->vars[i->var] = v;
 }
 
