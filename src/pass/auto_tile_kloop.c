@@ -1,0 +1,125 @@
+/* AutoTileMatmulL0 — the K-loop builder.
+ * Requires: an Emit positioned where the tiled matmul stood; Mat operands; (m, n, k) from the chooser.
+ * Produces: one output (sub-)tile's K reduction: an Acc seed (fresh matmul), a 2-stage pipelined loop
+ *           of Left/Right extracts and matmul_acc over the full K blocks, and a peeled K tail; or, for
+ *           a biased matmul, a head-peeled tile.matmul_bias first block then matmul_acc.
+ * Does: the predicate `ko == k0` overwrites the seed on the first block (one L0C buffer, no phi); a
+ *       caller's init_cond is ANDed with it in the loop, forwarded verbatim on a lone block, and
+ *       dropped on the tail (reference/autotile_matmul_l0_pass.md, tile.matmul_acc). */
+#include "pass/auto_tile.h"
+
+Expr *at_idx(Emit *e, int64_t v) { return ir_const_int(e->ctx->ir, v, DT_INDEX); }
+
+Expr *at_add(Emit *e, Expr *a, Expr *b) {
+    int64_t x, y;
+    if (ir_is_const_int(a, &x) && ir_is_const_int(b, &y)) return at_idx(e, x + y);
+    if (ir_is_const_int(b, &y) && y == 0) return a;
+    if (ir_is_const_int(a, &x) && x == 0) return b;
+    return ir_binary(e->ctx->ir, BIN_ADD, a, b);
+}
+
+void at_put(Emit *e, Stmt *s) {
+    s->span = e->span;
+    ir_list_insert(e->ctx->ir, e->list, e->at++, s);
+}
+
+Var *at_bind(Emit *e, const char *suffix, Expr *value) {
+    Var *v = ir_var_new(e->ctx->ir, pass_name(e->ctx, e->base, suffix), value->type);
+    v->span = e->span;
+    at_put(e, ir_assign(e->ctx->ir, v, value));
+    return v;
+}
+
+Expr *at_call(Emit *e, OpId op, Expr **args, int n, MemSpace target) {
+    Expr *c = ir_call(e->ctx->ir, op, args, n);
+    c->span = e->span;
+    if (target != MS_NONE) ir_attr_set(e->ctx->ir, &c->call.kwargs, "target_memory", ir_av_mem(target));
+    bool ok = ir_deduce_call(e->ctx->ir, c);
+    PTOC_ASSERT(ok, "AutoTileMatmulL0 built an ill-typed %s", ir_op_info(op)->name);
+    return c;
+}
+
+Expr *at_create(Emit *e, int64_t rows, int64_t cols, DType dtype, MemSpace space, const char *suffix) {
+    IrCtx *c = e->ctx->ir;
+    Expr *shape = ir_int_tuple(c, (int64_t[]){ rows, cols }, 2);
+    Expr *cr = at_call(e, OP_TILE_CREATE, &shape, 1, space);
+    ir_attr_set(c, &cr->call.kwargs, "dtype", ir_av_dtype(dtype));
+    ir_deduce_call(c, cr);
+    return ir_ref(at_bind(e, suffix, cr));
+}
+
+Var *at_extract(Emit *e, bool left, Expr *r, Expr *c, int64_t rows, int64_t cols) {
+    Expr *args[4] = { left ? e->lhs : e->rhs, r, c, ir_int_tuple(e->ctx->ir, (int64_t[]){ rows, cols }, 2) };
+    return at_bind(e, left ? "l0a" : "l0b", at_call(e, OP_TILE_EXTRACT, args, 4, left ? MS_LEFT : MS_RIGHT));
+}
+
+Var *at_matmul_acc(Emit *e, Expr *acc, Var *sa, Var *sb, Expr *pred) {
+    Expr *args[4] = { acc, ir_ref(sa), ir_ref(sb), pred };
+    return at_bind(e, "acc", at_call(e, OP_TILE_MATMUL_ACC, args, pred ? 4 : 3, MS_NONE));
+}
+
+static Expr *and_pred(Emit *e, Expr *user, Expr *mine) {
+    if (!user) return mine;
+    return ir_binary(e->ctx->ir, BIN_AND, user, mine);
+}
+
+Expr *at_split_k_from(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t k0, int64_t K, Expr *init,
+                      Expr *user_pred) {
+    IrCtx *c = e->ctx->ir;
+    int64_t kf = (K - k0) / k, kt = K - k0 - kf * k;
+    Expr *cur = init;
+    bool fresh = init == NULL;
+    if (fresh) cur = at_create(e, ms, ns, e->acc, MS_ACC, "l0_init");
+    if (kf >= 2) {
+        Var *ko = ir_var_new(c, pass_name(e->ctx, "ko", "idx"), ir_scalar_type(c, DT_INDEX));
+        Stmt *loop = ir_for(c, ko, at_idx(e, k0), at_idx(e, k0 + kf * k), at_idx(e, k), FK_PIPELINE);
+        ir_attr_set(c, &loop->for_.attrs, "pipeline_stages", ir_av_int(2));
+        Var *it = ir_iter_arg_new(c, pass_name(e->ctx, e->base, "iter"), cur->type, cur);
+        ir_varlist_push(c, &loop->for_.iter_args, it);
+        at_put(e, loop);
+        Emit body = *e;
+        body.list = &loop->for_.body;
+        body.at = 0;
+        Var *sa = at_extract(&body, true, mi, ir_ref(ko), ms, k);
+        Var *sb = at_extract(&body, false, ir_ref(ko), ni, k, ns);
+        Expr *first = ir_binary(c, BIN_EQ, ir_ref(ko), at_idx(e, k0));
+        Var *acc = at_matmul_acc(&body, ir_ref(it), sa, sb, fresh ? first : user_pred ? and_pred(e, user_pred, first) : NULL);
+        Expr *y = ir_ref(acc);
+        ir_list_push(c, &loop->for_.body, ir_yield(c, &y, 1));
+        Var *rv = ir_var_new(c, pass_name(e->ctx, e->base, "rv"), acc->type);
+        ir_varlist_push(c, &loop->for_.return_vars, rv);
+        cur = ir_ref(rv);
+    } else if (kf == 1) {
+        Var *sa = at_extract(e, true, mi, at_idx(e, k0), ms, k);
+        Var *sb = at_extract(e, false, at_idx(e, k0), ni, k, ns);
+        cur = ir_ref(at_matmul_acc(e, cur, sa, sb, fresh ? ir_const_bool(c, true) : user_pred));
+    }
+    if (kt > 0) {
+        Var *sa = at_extract(e, true, mi, at_idx(e, k0 + kf * k), ms, kt);
+        Var *sb = at_extract(e, false, at_idx(e, k0 + kf * k), ni, kt, ns);
+        cur = ir_ref(at_matmul_acc(e, cur, sa, sb, kf == 0 && fresh ? ir_const_bool(c, true) : NULL));
+    }
+    return cur;
+}
+
+Expr *at_split_k(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t K, Expr *init, Expr *user_pred) {
+    return at_split_k_from(e, mi, ni, ms, ns, k, 0, K, init, user_pred);
+}
+
+Expr *at_split_k_bias(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t K, Expr *bias) {
+    int64_t kh = K < k ? K : k;
+    Var *sa = at_extract(e, true, mi, at_idx(e, 0), ms, kh);
+    Var *sb = at_extract(e, false, at_idx(e, 0), ni, kh, ns);
+    Expr *args[3] = { ir_ref(sa), ir_ref(sb), bias };
+    Expr *head = ir_ref(at_bind(e, "acc", at_call(e, OP_TILE_MATMUL_BIAS, args, 3, MS_NONE)));
+    return kh == K ? head : at_split_k_from(e, mi, ni, ms, ns, k, kh, K, head, NULL);
+}
+
+/* The padded rows exist only to keep tiles whole boxes; loop iterations never need narrowing because
+ * loops cover fully valid row blocks. */
+Expr *at_narrow_rows(Emit *e, Expr *tile, Expr *row0) {
+    int64_t r0;
+    if (!ir_is_const_int(row0, &r0) || r0 + ir_type_dim(tile->type, 0) <= e->mvalid) return tile;
+    Expr *args[3] = { tile, at_idx(e, e->mvalid - r0), tile->type->shape[1] };
+    return ir_ref(at_bind(e, "valid", at_call(e, OP_TILE_SET_VALIDSHAPE, args, 3, MS_NONE)));
+}
