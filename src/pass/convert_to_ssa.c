@@ -18,7 +18,23 @@ typedef VarMap Env;
 /* Variables whose only definitions are inside a loop body or an if branch, with that construct: a
  * read of one where the environment has no value for it is the user's error. */
 typedef struct Locals { Var **vars; const Stmt **where; int len, cap; } Locals;
-typedef struct Ssa { PassCtx *ctx; Locals locals; Span at; bool failed; } Ssa;   /* at: the statement being read */
+/* at: the statement being read; defined: Var ids already used as a definition (by id), so that a name
+ * first assigned in both branches of an if gets a version per branch, not one Var defined twice. */
+typedef struct Ssa { PassCtx *ctx; Locals locals; Span at; bool failed; bool *defined; int ndefined; } Ssa;
+
+/* Marks v defined; true when it already was. */
+static bool mark_defined(Ssa *st, const Var *v) {
+    if (v->id >= st->ndefined) {
+        int n = v->id * 2 + 64;
+        st->defined = realloc(st->defined, (size_t)n);
+        PTOC_ASSERT(st->defined, "out of memory");
+        memset(st->defined + st->ndefined, 0, (size_t)(n - st->ndefined));
+        st->ndefined = n;
+    }
+    bool was = st->defined[v->id];
+    st->defined[v->id] = true;
+    return was;
+}
 
 static void local_add(Locals *l, Var *v, const Stmt *where) {
     for (int i = 0; i < l->len; i++)
@@ -132,7 +148,7 @@ static bool merge_types_agree(Ssa *st, const Stmt *where, const Var *v, const Ty
 /* A definition of *slot: a name that already has a value gets a fresh version. */
 static void define(Ssa *st, Var **slot, Env *env, const char *suffix) {
     Var *v = *slot;
-    if (current(env, v)) {
+    if (current(env, v) || mark_defined(st, v)) {
         Var *nv = ir_var_new(st->ctx->ir, pass_name(st->ctx, v->name, suffix), v->type);
         nv->span = v->span;
         *slot = nv;
@@ -146,7 +162,7 @@ static void ssa_assign(Ssa *st, Stmt *s, Env *env) {
     s->assign.value = read(st, s->assign.value, env);
     Var *v = s->assign.var;
     Type *t = s->assign.value->type ? s->assign.value->type : v->type;
-    if (current(env, v)) {
+    if (current(env, v) || mark_defined(st, v)) {
         Var *nv = ir_var_new(st->ctx->ir, pass_name(st->ctx, v->name, "ssa"), t);
         nv->span = v->span;
         s->assign.var = nv;
@@ -300,7 +316,7 @@ static void ssa_list(Ssa *st, StmtList *l, Env *env) {
 
 bool pass_convert_to_ssa(Program *p, PassCtx *ctx) {
     ctx->counter = 0;
-    Ssa st = { ctx, {0}, SPAN_NONE, false };
+    Ssa st = { ctx, {0}, SPAN_NONE, false, NULL, 0 };
     for (int i = 0; i < p->nfuncs && !st.failed; i++) {
         Function *f = p->funcs[i];
         Env env = {0};
@@ -311,5 +327,6 @@ bool pass_convert_to_ssa(Program *p, PassCtx *ctx) {
     }
     free(st.locals.vars);
     free(st.locals.where);
+    free(st.defined);
     return !st.failed;
 }

@@ -6,7 +6,8 @@
  * Does: tensor params get DDR MemRefs (mem_ddr_<n>, no alloc); a tile.store result shares its
  *   output tensor's MemRef; in-place ops (matmul_acc, assemble) and views share their designated
  *   input's; `a = b` shares b's; a loop's iter_arg shares its init's (group A) and its return var
- *   its yielded value's (group B); an If return var its then-yield's. Everything else gets a fresh
+ *   its yielded value's (group B); a tensor If return var its then-yield's, a tile one a fresh base
+ *   (MaterializeSemanticAliases unifies the branches). Everything else gets a fresh
  *   base sized by the tile's physical footprint (boxed rows/cols; L0C rows to the accumulator
  *   alignment). */
 #include "pass/pass.h"
@@ -92,7 +93,10 @@ static void init_list(Init *in, StmtList *l) {
             init_list(in, &s->if_.else_body);
             for (int k = 0; k < s->if_.return_vars.len; k++) {
                 Var *rv = s->if_.return_vars.items[k];
-                if (shaped(rv)) give(in, rv, memref_of(last_yield(&s->if_.then_body, k)));
+                /* a tile phi gets its own base: MaterializeSemanticAliases puts both branches' values on it,
+                 * or moves the phi onto a branch's buffer when that one may be overwritten */
+                if (rv->type && rv->type->kind == TY_TILE) fresh_for(in, rv, s->span);
+                else if (shaped(rv)) give(in, rv, memref_of(last_yield(&s->if_.then_body, k)));
             }
             break;
         case ST_SCOPE: init_list(in, &s->scope.body); break;
