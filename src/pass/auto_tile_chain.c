@@ -152,10 +152,9 @@ static void copy_acc_operands(PassCtx *ctx, Function *f, StmtList *l, int *at) {
         int64_t d[2];
         if (x->kind != EX_VAR || x->type->kind != TY_TILE || x->type->space != MS_ACC || !ir_type_static_dims(x->type, d))
             continue;
+        if (ir_tile_physical_bytes(x->type, 16) > ctx->target->capacity[MS_ACC]) continue;   /* hinted by the grid */
         if (ctx->target->id == TGT_A2A3) { hint_009(ctx, f, c->span, x->var->name, d[0], d[1], x->type->dtype); continue; }
-        if (ir_tile_physical_bytes(x->type, 16) > ctx->target->capacity[MS_ACC] ||
-            !scratch_fits(ctx, f, c->span, d[0], d[1], x->type->dtype))
-            continue;
+        if (!scratch_fits(ctx, f, c->span, d[0], d[1], x->type->dtype)) continue;
         Emit e = { ctx, l, *at, s->span, NULL, NULL, x->type->dtype, x->var->name, d[0] };
         c->call.args[i] = whole_scratch(&e, x, x->type->dtype);
         *at = e.at;
@@ -227,12 +226,13 @@ static void check_call(Expr *c, void *ud) {
     if (!k->ok || c->kind != EX_CALL) return;
     if (pass_is_op(c, OP_TILE_CAST) && c->call.args[0]->type->space == MS_ACC) {
         Expr *x = c->call.args[0];
+        const char *why = fold_blocker(k->ctx, c);
         diag_error(k->ctx->diag, c->span,
-                   "tile.cast of the matmul result '%s' [%lld, %lld] %s (in Acc) to %s is a vector op on a cube result: a kernel "
-                   "mixing cube and vector work is not supported by ptoc yet; to feed another matmul, cast an FP32 result to "
-                   "BF16/FP16 with mode=\"rint\" (folded onto the FIXPIPE), otherwise store it and cast it in its own pl.at region",
+                   "tile.cast of the matmul result '%s' [%lld, %lld] %s (in Acc) to %s is a vector op on a cube result%s%s: a "
+                   "kernel mixing cube and vector work is not supported by ptoc yet; to feed another matmul, cast an FP32 result "
+                   "to BF16/FP16 with mode=\"rint\" (folded onto the FIXPIPE), otherwise store it and cast it in its own pl.at region",
                    name_of(x), (long long)ir_type_dim(x->type, 0), (long long)ir_type_dim(x->type, 1), dtype_name(x->type->dtype),
-                   dtype_name(c->type->dtype));
+                   dtype_name(c->type->dtype), why ? " [PH-AT-010: " : "", why ? arena_printf(k->ctx->ir->arena, "%s]", why) : "");
         k->ok = false;
         return;
     }
@@ -240,12 +240,14 @@ static void check_call(Expr *c, void *ud) {
     for (int i = mm_first(c); i < mm_first(c) + 2 && k->ok; i++) {
         Expr *x = c->call.args[i];
         if (x->type->kind != TY_TILE || x->type->space != MS_ACC) continue;
+        bool a2a3_narrow = k->ctx->target->id == TGT_A2A3 && x->type->dtype != DT_BF16 && x->type->dtype != DT_FP16;
         diag_error(k->ctx->diag, c->span,
                    "matmul operand '%s' is the matmul result [%lld, %lld] %s in Acc; a matmul reads its operands from Mat and "
-                   "this one cannot be copied there (see the PH-AT hint above); cast it with pl.cast(%s, pl.BF16, mode=\"rint\") "
+                   "this one cannot be copied there%s; cast it with pl.cast(%s, pl.BF16, mode=\"rint\") "
                    "and keep its [M, N] within Mat, or store it to a tensor in one pl.at region and read it in the next",
                    name_of(x), (long long)ir_type_dim(x->type, 0), (long long)ir_type_dim(x->type, 1), dtype_name(x->type->dtype),
-                   name_of(x));
+                   a2a3_narrow ? " [PH-AT-009: on a2a3 the Acc -> Mat copy narrows to BF16/FP16 only]"
+                               : " [PH-AT-006: its Mat scratch does not fit, or its M/N grid has no placement]", name_of(x));
         k->ok = false;
     }
 }
