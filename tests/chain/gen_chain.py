@@ -1,4 +1,3 @@
-# A chained-matmul program of tests/cli/test_chain.sh (inputs and expected output: tests/chain/gen_chain.py).
 """gen_chain — inputs and numpy-computed expected outputs for tests/cli/test_chain.sh (run by hand with
 numpy; the .npy files are committed, `make test` needs no Python).
 
