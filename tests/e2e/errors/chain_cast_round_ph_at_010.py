@@ -1,6 +1,6 @@
 # expect: [PH-AT-010: mode="round"
 # expect: mode="rint"
-# expect: chain_cast_round_ph_at_010.py:12:14
+# expect: chain_cast_round_ph_at_010.py:16:14
 # The default-style round mode cannot fold onto FIXPIPE (half to even only): the vector cast of an Acc tile is refused.
 import pypto.language as pl
 

@@ -1,6 +1,6 @@
 # expect: [PH-AT-009
 # expect: mode="rint"
-# expect: chain_fp32_a2a3_ph_at_009.py:13:14
+# expect: chain_fp32_a2a3_ph_at_009.py:17:14
 # a2a3: an FP32 chained intermediate needs a BF16/FP16 Mat scratch (TINSERT narrows only).
 import pypto.language as pl
 
