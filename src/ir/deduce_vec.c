@@ -265,7 +265,16 @@ static bool deduce_unary(IrCtx *c, Expr *call) {
 
 static bool deduce_cast(IrCtx *c, Expr *call) {
     Expr *x = call->call.args[0], *d = call->call.args[1];
-    if (!operand_ok(c, call, x, "operand")) return false;
+    /* An Acc source (a matmul result) is accepted: AutoTileMatmulL0 folds an FP32 -> BF16/FP16 rint
+     * cast feeding matmuls onto the FIXPIPE (Acc -> Mat tile.assemble) and rejects any other. */
+    Expr xv = *x;
+    Type tv;
+    if (x->type && x->type->kind == TY_TILE && x->type->space == MS_ACC && call->call.op == OP_TILE_CAST) {
+        tv = *x->type;
+        tv.space = MS_VEC;
+        xv.type = &tv;
+    }
+    if (!operand_ok(c, call, &xv, "operand")) return false;
     if (d->kind != EX_ENUM || d->enm.kind != AV_DTYPE)
         return fail(c, call, "%s: the target type must be a dtype such as pl.FP16", op_name(call));
     DType to = d->enm.dtype;

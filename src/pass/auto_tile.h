@@ -77,4 +77,14 @@ Expr *at_split_k_grid(Emit *e, const Grid *g, int64_t k, Expr *state);
 /* The grid with k == K: nested loops, the outer one owning the stationary panel, boundaries peeled. */
 Expr *at_full_k_grid(Emit *e, const Grid *g, Expr *state);
 
+/* ---- chained matmuls (auto_tile_chain.c) ---- */
+/* Before l->items[*at] is tiled: folds a rint tile.cast of an Acc tile feeding matmuls into an
+ * Acc -> Mat assemble; gives a matmul reading an Acc tile a Mat copy (or PH-AT-009). */
+bool at_chain_hook(PassCtx *ctx, Function *f, StmtList *l, int *at);
+/* An oversized matmul (e->list->items[e->at]) whose result feeds only matmuls (through at most one
+ * cast): the M/N grid into a Mat scratch. 1: done (e->at past it); -1: hinted, left untiled; 0: n/a. */
+int at_chain_grid(Emit *e, Function *f, const L0TileResult *r, int64_t M, int64_t N, int64_t K);
+/* After the walk: an Acc tile still read by a cast or a matmul is a located error. */
+bool at_chain_check(PassCtx *ctx, Function *f);
+
 #endif

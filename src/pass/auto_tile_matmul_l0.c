@@ -3,7 +3,8 @@
  * Produces: every Mat-resident tile.matmul / tile.matmul_acc / tile.matmul_bias whose operands do not
  *           fit L0 rewritten for the L0 tile (m, n, k) chosen by src/tile (the roofline chooser, config
  *           as chooser.md §13): a K loop (auto_tile_kloop.c) when the output fits L0C, else an M/N grid
- *           (auto_tile_grid.c) whose sub-tiles a placer stores to GM. Manual L0 operands are checked
+ *           (auto_tile_grid.c) whose sub-tiles a placer stores to GM, or assembles into a Mat scratch
+ *           for a chained matmul (auto_tile_chain.c, which also folds a rint cast between two matmuls). Manual L0 operands are checked
  *           (an oversized one is an error), never re-tiled. Skips come with perf hints PH-AT-003/005/
  *           006/007/011 and leave the call unchanged.
  * Does: walks every InCore function; the pipeline stage product of enclosing user loops divides the
@@ -161,6 +162,9 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         ir_varmap_put(&m, x, final);
     } else {
         int st = acc_form ? -1 : find_direct_store(w, l, *at, x);
+        int chained = st < 0 && !acc_form ? at_chain_grid(&e, w->f, &r, M, N, K) : 0;
+        if (chained > 0) *at = e.at - 1;
+        if (chained) return true;
         if (st < 0) {
             pass_hint(w->ctx, c->span, "PH-AT-006",
                       "matmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld) but no supported placement applies "
@@ -211,7 +215,7 @@ static bool walk_list(Walk *w, StmtList *l) {
             if (!ok) return false;
         }
         if (s->kind == ST_IF && (!walk_list(w, &s->if_.then_body) || !walk_list(w, &s->if_.else_body))) return false;
-        if (s->kind == ST_ASSIGN && !tile_one(w, l, &i)) return false;
+        if (s->kind == ST_ASSIGN && (!at_chain_hook(w->ctx, w->f, l, &i) || !tile_one(w, l, &i))) return false;
     }
     return true;
 }
@@ -221,7 +225,7 @@ bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
         Walk w = { ctx, p->funcs[i], 1 };
-        if (!walk_list(&w, &p->funcs[i]->body)) return false;
+        if (!walk_list(&w, &p->funcs[i]->body) || !at_chain_check(ctx, p->funcs[i])) return false;
     }
     return true;
 }

@@ -52,6 +52,8 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
                    operand->var->name);
         return NULL;
     }
+    /* a matmul result of this region (or its cast): AutoTileMatmulL0 gives the consumer a Mat copy */
+    if (operand->kind == EX_VAR && operand->type->kind == TY_TILE && operand->type->space == MS_ACC) return operand;
     if (operand->kind == EX_VAR && operand->type->kind == TY_TILE) {
         diag_error(cv->ctx->diag, at,
                    "matmul operand '%s' is computed on-chip in this pl.at region; feeding one matmul's result to another "
@@ -113,6 +115,52 @@ Var *ctt_insert_before(Conv *cv, const char *name, Expr *value) {
     return t;
 }
 
+/* Every use of v is a matrix operand of a tensor-level matmul (the chained-matmul case). */
+typedef struct { const Var *v; int all, mm; } MmUses;
+static void mm_use(Expr *e, void *ud) {
+    MmUses *u = ud;
+    if (e->kind == EX_VAR && e->var == u->v) u->all++;
+    if (e->kind != EX_CALL || !(pass_is_op(e, OP_TENSOR_MATMUL) || pass_is_op(e, OP_TENSOR_MATMUL_ACC))) return;
+    int first = e->call.op == OP_TENSOR_MATMUL_ACC;
+    for (int i = first; i < first + 2 && i < e->call.nargs; i++)
+        if (e->call.args[i]->kind == EX_VAR && e->call.args[i]->var == u->v) u->mm++;
+}
+static bool only_matmul_operand(Function *f, const Var *v) {
+    MmUses u = { v, 0, 0 };
+    ir_visit_exprs(&f->body, mm_use, &u);
+    return u.all > 0 && u.all == u.mm;
+}
+
+/* `x = tile.cast(acc, dtype, mode="rint")` after the current statement: a chained matmul's out_dtype
+ * (FIXPIPE narrows half to even, as a store of the result would); AutoTileMatmulL0 folds it. */
+static bool cast_after(Conv *cv, Var *x, Var *acc, DType dt, Span sp) {
+    IrCtx *c = cv->ctx->ir;
+    Expr *dte = ir_enum_mem(c, MS_NONE);             /* an enum expression, retargeted to the dtype */
+    dte->enm = ir_av_dtype(dt);
+    Expr *cast = ir_call(c, OP_TILE_CAST, (Expr *[]){ ir_ref(acc), dte }, 2);
+    cast->span = sp;
+    ir_attr_set(c, &cast->call.kwargs, "mode", ir_av_str("rint"));
+    if (!ir_deduce_call(c, cast)) return false;
+    pass_var_set_type(x, cast->type);
+    Stmt *st = ir_assign(c, x, cast);
+    st->span = sp;
+    ir_list_insert(c, cv->list, *cv->at + 1, st);
+    return true;
+}
+
+/* tensor.cast of a matmul result of this region feeding only matmuls: tile.cast of the Acc tile. */
+static bool convert_acc_cast(Conv *cv, Stmt *s) {
+    Expr *call = s->assign.value;
+    if (!only_matmul_operand(cv->f, s->assign.var)) return ctt_convert_vec(cv, s);   /* refused there: a mixed kernel */
+    Expr *t = ir_call(cv->ctx->ir, OP_TILE_CAST, call->call.args, call->call.nargs);
+    t->span = call->span;
+    t->call.kwargs = call->call.kwargs;
+    if (!ir_deduce_call(cv->ctx->ir, t)) return false;
+    s->assign.value = t;
+    pass_var_set_type(s->assign.var, t->type);
+    return true;
+}
+
 static bool convert_matmul(Conv *cv, Stmt *s) {
     IrCtx *c = cv->ctx->ir;
     Expr *call = s->assign.value;
@@ -138,6 +186,14 @@ static bool convert_matmul(Conv *cv, Stmt *s) {
         v.valid_shape[1] = mm->type->shape[1];
         mm->type->view = ARENA_NEW(c->arena, TileView);
         *mm->type->view = v;
+    }
+    DType want = call->type->dtype;
+    if (want != mm->type->dtype && only_matmul_operand(cv->f, s->assign.var)) {   /* chained, with out_dtype */
+        Var *x = s->assign.var, *acc = ir_var_new(c, arena_printf(c->arena, "%s__acc", x->name), mm->type);
+        acc->span = x->span;
+        s->assign.var = acc;
+        s->assign.value = mm;
+        return cast_after(cv, x, acc, want, call->span);
     }
     s->assign.value = mm;
     pass_var_set_type(s->assign.var, mm->type);
@@ -294,6 +350,11 @@ static bool convert_list(Conv *outer, StmtList *l, bool top) {
         if (s->kind != ST_ASSIGN) {
             diag_error(ctx->diag, call->span, "the result of %s is unused", ir_op_info(call->call.op)->name);
             return false;
+        }
+        if (call->call.op == OP_TENSOR_CAST && call->call.args[0]->type->kind == TY_TILE &&
+            call->call.args[0]->type->space == MS_ACC) {
+            if (!convert_acc_cast(&cv, s)) return false;
+            continue;
         }
         if (ir_op_info(call->call.op)->flags & OPF_VEC) {
             if (!ctt_convert_vec(&cv, s)) return false;

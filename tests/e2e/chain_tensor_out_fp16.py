@@ -1,4 +1,5 @@
-# expect: is computed on-chip in this pl.at region
+# Tensor level: t = pl.matmul(a, b, out_dtype=FP16) feeding another matmul in the same pl.at — ConvertTensorToTileOps
+# keeps t on-chip as a rint tile.cast of the Acc tile, AutoTileMatmulL0 folds it into an Acc -> Mat assemble.
 import pypto.language as pl
 
 @pl.jit
