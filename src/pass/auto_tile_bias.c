@@ -104,8 +104,8 @@ bool at_bias_check(PassCtx *ctx, Function *f, StmtList *l, int at, Expr *call, c
     *bw = (BiasWindows){ bias, NULL, NULL, NULL, -1 };
     const char *why = NULL;
     if (!bias_dtype_ok(bias->type->dtype, call->type->dtype))
-        why = arena_printf(ctx->ir->arena, "a %s bias cannot be moved to Bias for a %s result (legal: FP32, FP16 or BF16 for FP32; "
-                           "INT32 for INT32)", dtype_name(bias->type->dtype), dtype_name(call->type->dtype));
+        why = arena_printf(ctx->ir->arena, "its bias is %s, which the cube cannot move to Bias for a %s result "
+                           "(legal: an FP32, FP16 or BF16 bias for FP32; INT32 for INT32)", dtype_name(bias->type->dtype), dtype_name(call->type->dtype));
     if (!why && r->n < N && bias->type->space == MS_BIAS) {
         pass_hint(ctx, call->span, "PH-AT-006",
                   "biased matmul [%lld, %lld] needs N windows of %lld columns, but its bias is already in Bias and cannot be "

@@ -47,12 +47,6 @@ static void untiled(Walk *w, Expr *call, const char *code, const char *reason) {
 static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileResult *r) {
     Expr *lhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 1 : 0];
     Expr *rhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 2 : 1];
-    if (!dtype_bytes(lhs->type->dtype) || !dtype_bytes(rhs->type->dtype) || !dtype_bytes(call->type->dtype)) {
-        pass_hint(w->ctx, call->span, "PH-AT-003", "matmul with a sub-byte dtype (%s x %s) is not tiled: the cube path does not support it",
-                  dtype_name(lhs->type->dtype), dtype_name(rhs->type->dtype));
-        untiled(w, call, "PH-AT-003", "a sub-byte dtype");
-        return false;
-    }
     if (K % w->ctx->target->l0_align) {
         pass_hint(w->ctx, call->span, "PH-AT-007", "matmul K = %lld is not a multiple of the cube fractal (%lld); left untiled",
                   (long long)K, (long long)w->ctx->target->l0_align);
@@ -101,6 +95,13 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     Expr *lhs = c->call.args[acc_form], *rhs = c->call.args[acc_form + 1];
     int64_t ld[2], rd[2];
     if (!static_2d(lhs, ld) || !static_2d(rhs, rd)) return true;
+    if (!dtype_bytes(lhs->type->dtype) || !dtype_bytes(rhs->type->dtype) || !dtype_bytes(c->type->dtype)) {
+        /* before any byte arithmetic (a sub-byte tile has no physical size ptoc can compute) */
+        pass_hint(w->ctx, c->span, "PH-AT-003", "matmul with a sub-byte dtype (%s x %s -> %s) is not tiled: the cube path does not support it",
+                  dtype_name(lhs->type->dtype), dtype_name(rhs->type->dtype), dtype_name(c->type->dtype));
+        untiled(w, c, "PH-AT-003", "a sub-byte dtype");
+        return true;
+    }
     MemSpace ls = lhs->type->space, rs = rhs->type->space;
     const int64_t *cap = w->ctx->target->capacity;
     if (ls == MS_LEFT || rs == MS_RIGHT) {          /* manual L0 placement: checked, never re-tiled */
