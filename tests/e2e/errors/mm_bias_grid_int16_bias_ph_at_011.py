@@ -1,5 +1,5 @@
 # A biased matmul needing an N grid whose bias is INT16: the cube moves only FP32 / FP16 / BF16 biases into an FP32
-# result, so no Bias window can be formed: PH-AT-011, left untiled, and the [128, 512] FP32 right operand overflows
+# result, so no Bias window can be formed: PH-AT-011, left untiled, and the [256, 512] FP16 right operand overflows
 # L0B with the hint as a note.
 # expect: error: Function 'k': Right buffer usage (262144 bytes) exceeds platform limit (65536 bytes)
 # expect: note: this matmul was left untiled (PH-AT-011): its bias is INT16, which the cube cannot move to Bias for a FP32 result

@@ -1,6 +1,6 @@
 # A biased matmul needing an N grid ([1, 512] FP32 bias, 256 columns per Bias window) whose bias load is separated
 # from the matmul by a statement other than a load: the whole load cannot be replaced by per-tile window loads
-# (PH-AT-011), the call is left untiled and its [128, 512] FP32 right operand overflows L0B, with the hint as a note.
+# (PH-AT-011), the call is left untiled and its [256, 512] FP16 right operand overflows L0B, with the hint as a note.
 # expect: error: Function 'k': Right buffer usage (262144 bytes) exceeds platform limit (65536 bytes)
 # expect: note: this matmul was left untiled (PH-AT-011): its [1, 512] bias must be split into [1, 256] windows, but its tile.load is separated from the matmul by a statement other than a load
 import pypto.language as pl
