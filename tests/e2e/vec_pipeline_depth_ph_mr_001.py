@@ -7,13 +7,13 @@ import pypto.language as pl
 class P:
     @pl.function(type=pl.FunctionType.InCore)
     def k(self, a: pl.Tensor[[384, 128], pl.FP32], c: pl.Out[pl.Tensor[[384, 128], pl.FP32]]) -> pl.Tensor[[384, 128], pl.FP32]:
-        for i, (cc,) in pl.pipeline(0, 384, 96, init_values=(c,), stage=2):
+        for i, (cur,) in pl.pipeline(0, 384, 96, init_values=(c,), stage=2):
             x = pl.load(a, [i, 0], [96, 128], target_memory=pl.Mem.Vec)
             y = pl.tile.exp(x)
             z = pl.tile.add(y, x)
-            c2 = pl.store(z, [i, 0], cc)
-            cc = pl.yield_(c2)
-        return cc
+            c2 = pl.store(z, [i, 0], cur)
+            out = pl.yield_(c2)
+        return out
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, a: pl.Tensor[[384, 128], pl.FP32], c: pl.Out[pl.Tensor[[384, 128], pl.FP32]]) -> pl.Tensor[[384, 128], pl.FP32]:
