@@ -5,7 +5,8 @@
  *           as chooser.md §13): a K loop (auto_tile_kloop.c) when the output fits L0C, else an M/N grid
  *           (auto_tile_grid.c) whose sub-tiles a placer stores to GM (biased: with [1, n] bias windows,
  *           auto_tile_bias.c). Manual L0 operands are checked
- *           (an oversized one is an error), never re-tiled. Skips come with perf hints PH-AT-003/005/
+ *           (an oversized one is an error), never re-tiled. A chooser fallback hint is forwarded as
+ *           PH-AT-008 (dormant: the pass never allows padding). Skips come with perf hints PH-AT-003/005/
  *           006/007/011 and leave the call unchanged.
  * Does: walks every InCore function; the pipeline stage product of enclosing user loops divides the
  *       L0 budgets (each clone of a user pipeline holds its own L0 buffers). */
