@@ -3,6 +3,7 @@
  *   auto_tile_kloop.c       the K-loop builder (split K, K peels, the biased head peel)
  *   auto_tile_grid.c        the M/N grid builders (split-K grid, full-K nests) and the sub-tile placers
  *                           (direct store to GM, Mat scratch)
+ *   auto_tile_bias.c        biased matmuls: the chooser config, the rewrite checks, [1, n] bias windows
  * Emitters insert statements into a statement list at a moving insertion point. */
 #ifndef PTOC_AUTO_TILE_H
 #define PTOC_AUTO_TILE_H
@@ -71,6 +72,20 @@ typedef struct Grid {
     BiasWindowFn bias;              /* NULL: plain matmul */
     void *bias_ud;
 } Grid;
+
+/* ---- biased matmuls (auto_tile_bias.c) ---- */
+/* The §13 biased chooser config; NULL when the chooser may be called, else why not (PH-AT-011). */
+const char *at_bias_config(PassCtx *ctx, Expr *call, const TilePassOpts *o, int64_t M, int64_t N, int64_t K, L0TileConfig *cfg);
+/* Where a biased rewrite's per-tile bias comes from: the whole bias (load < 0), or [1, ns] windows
+ * of tensor at (r0, c0 + ni), the full load at l->items[load] to be removed. */
+typedef struct BiasWindows { Expr *whole, *tensor, *r0, *c0; int load; } BiasWindows;
+/* Whether the biased matmul l->items[at] may be rewritten for r (dtype pair, and for n < N a
+ * windowable bias); else a PH-AT-011 / PH-AT-006 hint, recorded as untiled, and false. */
+bool at_bias_check(PassCtx *ctx, Function *f, StmtList *l, int at, Expr *call, const L0TileResult *r, BiasWindows *bw);
+/* Removes the full bias load (before *at); *at and *st shift down. */
+void at_bias_commit(BiasWindows *bw, StmtList *l, int *at, int *st);
+/* The BiasWindowFn of a biased grid (ud: BiasWindows). */
+Expr *at_bias_window(Emit *e, void *ud, Expr *ni, int64_t ns);
 
 /* The grid with k < K: one K loop per sub-tile, placed in row-major order. */
 Expr *at_split_k_grid(Emit *e, const Grid *g, int64_t k, Expr *state);

@@ -3,9 +3,11 @@
  * Produces: every Mat-resident tile.matmul / tile.matmul_acc / tile.matmul_bias whose operands do not
  *           fit L0 rewritten for the L0 tile (m, n, k) chosen by src/tile (the roofline chooser, config
  *           as chooser.md §13): a K loop (auto_tile_kloop.c) when the output fits L0C, else an M/N grid
- *           (auto_tile_grid.c) whose sub-tiles a placer stores to GM, or assembles into a Mat scratch
- *           for a chained matmul (auto_tile_chain.c, which also folds a rint cast between two matmuls). Manual L0 operands are checked
- *           (an oversized one is an error), never re-tiled. Skips come with perf hints PH-AT-003/005/
+ *           (auto_tile_grid.c) whose sub-tiles a placer stores to GM (biased: with [1, n] bias windows,
+ *           auto_tile_bias.c), or assembles into a Mat scratch for a chained matmul (auto_tile_chain.c,
+ *           which also folds a rint cast between two matmuls). Manual L0 operands are checked
+ *           (an oversized one is an error), never re-tiled. A chooser fallback hint is forwarded as
+ *           PH-AT-008 (dormant: the pass never allows padding). Skips come with perf hints PH-AT-003/005/
  *           006/007/011 and leave the call unchanged.
  * Does: walks every InCore function; the pipeline stage product of enclosing user loops divides the
  *       L0 budgets (each clone of a user pipeline holds its own L0 buffers). */
@@ -47,12 +49,6 @@ static void untiled(Walk *w, Expr *call, const char *code, const char *reason) {
 static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileResult *r) {
     Expr *lhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 1 : 0];
     Expr *rhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 2 : 1];
-    if (!dtype_bytes(lhs->type->dtype) || !dtype_bytes(rhs->type->dtype) || !dtype_bytes(call->type->dtype)) {
-        pass_hint(w->ctx, call->span, "PH-AT-003", "matmul with a sub-byte dtype (%s x %s) is not tiled: the cube path does not support it",
-                  dtype_name(lhs->type->dtype), dtype_name(rhs->type->dtype));
-        untiled(w, call, "PH-AT-003", "a sub-byte dtype");
-        return false;
-    }
     if (K % w->ctx->target->l0_align) {
         pass_hint(w->ctx, call->span, "PH-AT-007", "matmul K = %lld is not a multiple of the cube fractal (%lld); left untiled",
                   (long long)K, (long long)w->ctx->target->l0_align);
@@ -67,7 +63,17 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     o.enable_pypto_l0c_double_buffer = w->ctx->enable_pypto_l0c_double_buffer;
     o.is_matmul_acc = call->call.op == OP_TILE_MATMUL_ACC;
     L0TileConfig cfg;
-    tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
+    if (call->call.op == OP_TILE_MATMUL_BIAS) {
+        const char *why = at_bias_config(w->ctx, call, &o, M, N, K, &cfg);
+        if (why) {
+            pass_hint(w->ctx, call->span, "PH-AT-011", "biased matmul [%lld, %lld] cannot form a legal Bias window: %s; left untiled",
+                      (long long)M, (long long)N, why);
+            untiled(w, call, "PH-AT-011", why);
+            return false;
+        }
+    } else {
+        tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
+    }
     cfg.l0a_bytes /= w->stages;
     cfg.l0b_bytes /= w->stages;
     cfg.l0c_bytes /= w->stages;
@@ -78,27 +84,8 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
         untiled(w, call, "PH-AT-005", err);
         return false;
     }
+    if (r->perf_hint[0]) pass_hint(w->ctx, call->span, "PH-AT-008", "%s", r->perf_hint);   /* a fallback tile, still used */
     return true;
-}
-
-/* A biased matmul's [1, N] bias must form a legal Bias window (chooser.md §13, biased matmul): M and
- * N whole fractals, the bias within the Bias buffer (ptoc does not sub-window it yet). Else
- * PH-AT-011 and the call is left unchanged. */
-static bool bias_window_ok(Walk *w, Expr *call, int64_t M, int64_t N) {
-    const Target *t = w->ctx->target;
-    int64_t bytes = N * dtype_bytes(call->type->dtype), align = t->l0_align;
-    const char *why = NULL;
-    if (M % align || N % align)
-        why = arena_printf(w->ctx->ir->arena, "M = %lld and N = %lld must be multiples of the cube fractal (%lld)", (long long)M,
-                           (long long)N, (long long)align);
-    else if (bytes > t->bias_bytes)
-        why = arena_printf(w->ctx->ir->arena, "its [1, %lld] %s bias needs %lld bytes of Bias, which holds %lld", (long long)N,
-                           dtype_name(call->type->dtype), (long long)bytes, (long long)t->bias_bytes);
-    if (!why) return true;
-    pass_hint(w->ctx, call->span, "PH-AT-011", "biased matmul [%lld, %lld] cannot form a legal Bias window: %s; left untiled",
-              (long long)M, (long long)N, why);
-    untiled(w, call, "PH-AT-011", why);
-    return false;
 }
 
 /* Rewrites l->items[at]; returns how many statements now stand in its place (>= 1). */
@@ -110,6 +97,13 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     Expr *lhs = c->call.args[acc_form], *rhs = c->call.args[acc_form + 1];
     int64_t ld[2], rd[2];
     if (!static_2d(lhs, ld) || !static_2d(rhs, rd)) return true;
+    if (!dtype_bytes(lhs->type->dtype) || !dtype_bytes(rhs->type->dtype) || !dtype_bytes(c->type->dtype)) {
+        /* before any byte arithmetic (a sub-byte tile has no physical size ptoc can compute) */
+        pass_hint(w->ctx, c->span, "PH-AT-003", "matmul with a sub-byte dtype (%s x %s -> %s) is not tiled: the cube path does not support it",
+                  dtype_name(lhs->type->dtype), dtype_name(rhs->type->dtype), dtype_name(c->type->dtype));
+        untiled(w, c, "PH-AT-003", "a sub-byte dtype");
+        return true;
+    }
     MemSpace ls = lhs->type->space, rs = rhs->type->space;
     const int64_t *cap = w->ctx->target->capacity;
     if (ls == MS_LEFT || rs == MS_RIGHT) {          /* manual L0 placement: checked, never re-tiled */
@@ -129,13 +123,14 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     }
     if (rs != MS_MAT || ls != MS_MAT) return true;   /* Vec operands: not auto-tiled (yet) */
     int64_t M = ld[0], K = ld[1], N = rd[1];
-    if (bias_form && !bias_window_ok(w, c, M, N)) return true;
     L0TileResult r;
     if (!choose(w, c, M, N, K, &r)) return true;
     PassTileChoice tc = { w->f->name, c->span, M, N, K, r.m, r.n, r.k, (int)r.stationarity, r.double_buffer_c,
                           r.os_holds_a, r.estimated_cost_cycles };
     vec_push(&w->ctx->tiles, tc);
     if (r.m == M && r.n == N && r.k == K) return true;
+    BiasWindows bw;
+    if (bias_form && !at_bias_check(w->ctx, w->f, l, *at, c, &r, &bw)) return true;
     Var *x = s->assign.var;
     TileView lv = ir_effective_view(lhs->type);
     int64_t mvalid = M;
@@ -143,14 +138,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid };
     Expr *final;
     VarMap m = {0};
-    if (bias_form && (r.m < M || r.n < N)) {
-        pass_hint(w->ctx, c->span, "PH-AT-006",
-                  "biased matmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld): [1, n] bias windows are not "
-                  "supported by ptoc yet; left untiled", (long long)M, (long long)N, (long long)r.m, (long long)r.n, (long long)r.k);
-        untiled(w, c, "PH-AT-006", "a biased matmul needing an M/N grid (bias windows are not supported yet)");
-        return true;
-    }
-    if (bias_form) {
+    if (bias_form && r.m == M && r.n == N) {
         l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
         final = at_narrow_rows(&e, at_split_k_bias(&e, at_idx(&e, 0), at_idx(&e, 0), M, N, r.k, K, c->call.args[2]), at_idx(&e, 0));
         ir_varmap_put(&m, x, final);
@@ -162,23 +150,24 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         ir_varmap_put(&m, x, final);
     } else {
         int st = acc_form ? -1 : find_direct_store(w, l, *at, x);
-        int chained = st < 0 && !acc_form ? at_chain_grid(&e, w->f, &r, M, N, K) : 0;
+        int chained = st < 0 && !acc_form && !bias_form ? at_chain_grid(&e, w->f, &r, M, N, K) : 0;
         if (chained > 0) *at = e.at - 1;
         if (chained) return true;
         if (st < 0) {
             pass_hint(w->ctx, c->span, "PH-AT-006",
-                      "matmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld) but no supported placement applies "
+                      "%smatmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld) but no supported placement applies "
                       "(it must be a fresh matmul consumed by one tile.store); left untiled",
-                      (long long)M, (long long)N, (long long)r.m, (long long)r.n, (long long)r.k);
+                      bias_form ? "biased " : "", (long long)M, (long long)N, (long long)r.m, (long long)r.n, (long long)r.k);
             untiled(w, c, "PH-AT-006", "its M/N grid has no supported placement (it must be a fresh matmul consumed by one tile.store)");
             return true;
         }
+        if (bias_form) at_bias_commit(&bw, l, at, &st);
         Stmt *store = l->items[st];
         Expr *sc = store->assign.value;
         Placer pl;
         at_direct_placer(&pl, sc->call.args[1]->tuple.items[0], sc->call.args[1]->tuple.items[1], &sc->call.kwargs);
         Grid g = { M, N, K, r.m, r.n, r.stationarity == STAT_A || (r.stationarity == STAT_OUTPUT && r.os_holds_a),
-                   r.double_buffer_c, &pl, NULL, NULL };
+                   r.double_buffer_c, &pl, bias_form ? at_bias_window : NULL, bias_form ? &bw : NULL };
         Expr *out = sc->call.args[2];
         memmove(l->items + st, l->items + st + 1, sizeof(Stmt *) * (size_t)(l->len - st - 1));
         l->len--;

@@ -21,6 +21,7 @@ typedef struct {
     Var *base; MemSpace space; int64_t size;
     int def, last;                 /* lifetime */
     int group, stage;              /* pipeline membership of the defining call, -1 if none */
+    const Stmt *loop;              /* the loop around the defining call (the pipeline a PH-MR-001 names) */
     int buffer;                    /* packing result: index of the buffer leader */
     Stmt *alloc;
 } Base;
@@ -40,7 +41,7 @@ static Base *base_of(Reuse *r, const Var *b) {
 }
 
 /* The loops enclosing a statement, outermost first: [start, end) of each in the numbering. */
-typedef struct Loops { int start[64], end[64]; int n; } Loops;
+typedef struct Loops { int start[64], end[64]; const Stmt *stmt[64]; int n; } Loops;
 
 /* A use at `at` inside loops keeps a value defined before a loop alive to that loop's end (the next
  * iteration reads it again) — to the end of the outermost enclosing loop that starts after the
@@ -109,6 +110,7 @@ static void lifetimes(Reuse *r, StmtList *l, const Loops *loops) {
             if (s->kind == ST_FOR) {
                 PTOC_ASSERT(inner.n < 64, "loops nested more than 64 deep");
                 inner.start[inner.n] = start + 1;
+                inner.stmt[inner.n] = s;
                 inner.end[inner.n++] = end;
             }
             for (int k = 0; k < 2 && bodies[k]; k++) lifetimes(r, bodies[k], &inner);
@@ -134,6 +136,7 @@ static void lifetimes(Reuse *r, StmtList *l, const Loops *loops) {
                 int g, st;
                 parse_membership(c, &g, &st);
                 if (b && g >= 0 && b->group < 0) { b->group = g; b->stage = st; }
+                if (b && g >= 0 && loops && loops->n && !b->loop) b->loop = loops->stmt[loops->n - 1];
                 for (int a = 0; c->call.op != OP_NONE && a < c->call.nargs; a++)
                     if (c->call.args[a]->kind == EX_VAR && c->call.args[a]->type->memref && output_may_not_alias(c, a)) {
                         vec_push(&r->noalias, s->assign.var->type->memref->base);
@@ -226,6 +229,13 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
     return total;
 }
 
+/* The loop around group g's first base in space sp. */
+static const Stmt *group_loop(Reuse *r, int g, MemSpace sp) {
+    for (int i = 0; i < r->nbases; i++)
+        if (r->bases[i].group == g && r->bases[i].space == sp && r->bases[i].loop) return r->bases[i].loop;
+    return NULL;
+}
+
 static void pack_space(Reuse *r, MemSpace sp, int *fg, int ngroups) {
     int64_t cap = r->ctx->target->capacity[sp];
     int64_t used = pack(r, sp, fg);
@@ -244,11 +254,16 @@ static void pack_space(Reuse *r, MemSpace sp, int *fg, int ngroups) {
         }
         if (best < 0) break;
         int requested = group_depth(r, best);
+        const Stmt *loop = group_loop(r, best, sp);
         fg[best]--;
-        pass_hint(r->ctx, r->f->span, "PH-MR-001",
-                  "requested depth %d for pipeline group %d in %s, but only %d of %d buffers fit (%lld of %lld bytes); "
-                  "stages %d apart share storage and serialize. Fix: a smaller per-stage tile or a lower stage=",
-                  requested, best, memspace_name(sp), fg[best], requested, (long long)used, (long long)cap, fg[best]);
+        /* located at the pipelined loop (after LowerPipelineLoops it keeps the user loop's span, or the
+         * matmul's for a loop AutoTileMatmulL0 built) */
+        pass_hint(r->ctx, loop ? loop->span : r->f->span, "PH-MR-001",
+                  "requested depth %d for the pipelined loop at line %d (group %d) in %s, but only %d of %d buffers fit "
+                  "(depth %d needs %lld bytes of %s, which holds %lld); stages %d apart share storage and serialize. "
+                  "Fix: a smaller per-stage tile or a lower stage=",
+                  requested, loop ? loop->span.line : r->f->span.line, best, memspace_name(sp), fg[best], requested,
+                  fg[best] + 1, (long long)used, memspace_name(sp), (long long)cap, fg[best]);
         used = pack(r, sp, fg);
     }
 }
@@ -293,7 +308,7 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
         int64_t size = 0;
         ir_is_const_int(c->call.args[1], &size);
-        r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, -1, s };
+        r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, NULL, -1, s };
     }
     lifetimes(&r, &f->body, NULL);
     build_forbidden(&r);
