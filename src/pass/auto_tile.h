@@ -3,6 +3,7 @@
  *   auto_tile_kloop.c       the K-loop builder (split K, K peels, the biased head peel)
  *   auto_tile_grid.c        the M/N grid builders (split-K grid, full-K nests) and the sub-tile placers
  *                           (direct store to GM, Mat scratch)
+ *   auto_tile_pipeline_dbc.c  the existing-pipeline L0C double buffer (user pl.pipeline loops)
  * Emitters insert statements into a statement list at a moving insertion point. */
 #ifndef PTOC_AUTO_TILE_H
 #define PTOC_AUTO_TILE_H
@@ -76,5 +77,13 @@ typedef struct Grid {
 Expr *at_split_k_grid(Emit *e, const Grid *g, int64_t k, Expr *state);
 /* The grid with k == K: nested loops, the outer one owning the stationary panel, boundaries peeled. */
 Expr *at_full_k_grid(Emit *e, const Grid *g, Expr *state);
+
+/* ---- the existing-pipeline L0C double buffer (auto_tile_pipeline_dbc.c) ---- */
+typedef struct AtDbcLoops AtDbcLoops;
+/* The user's pl.pipeline loops of f, taken before the per-call tiling; NULL when the recogniser is off
+ * (a planner other than PYPTO, or --no-pipeline-dbc). */
+AtDbcLoops *at_dbc_collect(PassCtx *ctx, Function *f);
+/* Marks the eligible ones pipeline_double_buffer_c (hint PH-AT-020 for each decline); no-op on NULL. */
+void at_pipeline_dbc(PassCtx *ctx, Function *f, AtDbcLoops *loops);
 
 #endif
