@@ -2,7 +2,7 @@
  * reference/l0c_double_buffer_pr.md).
  * Requires: one InCore function after the per-call tiling of the driver; the user's pl.pipeline loops
  *           collected before that tiling (at_dbc_collect), so loops AutoTile itself built are never
- *           inspected; the PYPTO memory planner (the caller checks).
+ *           inspected; the PYPTO memory planner and no --no-pipeline-dbc (else at_dbc_collect gives NULL).
  * Produces: on every accepted loop the attrs pipeline_double_buffer_c = true and
  *           pipeline_overlap_stores = false. LowerPipelineLoops then tags the cloned accumulators with
  *           their stage and CanonicalizeIOOrder orders each depth-two chunk matmul, matmul, drain,
@@ -15,12 +15,10 @@
  *       tile.assemble(it, acc, offs) into Mat) and nothing else touching Acc or writing. Profitability
  *       gates: >= 4 trips (direct store); >= 8 trips and an aligned Acc of >= ceil(L0C / 4) (Mat
  *       scratch, whose cheaper drain gains less). Capacity: every static Acc value of the function
- *       (cube results once — the cube serialises them —, other Acc producers times their enclosing
- *       stage depths) plus one aligned slot per accepted loop must fit L0C, else no loop is marked.
+ *       (cube results once — the cube serialises them; twice in a loop already double-buffered —,
+ *       other Acc producers times their enclosing stage depths) plus one aligned slot per accepted loop must fit L0C, else no loop is marked.
  *       Every decline of a loop holding a Left/Right matmul is perf hint PH-AT-020 naming the rule. */
 #include "pass/auto_tile.h"
-
-#include <string.h>
 
 #define DBC_HINT "PH-AT-020"
 
@@ -69,19 +67,24 @@ static bool is_acc_tile(const Type *t) {
     return t && t->kind == TY_TILE && t->space == MS_ACC && t->rank <= 8 && ir_type_static_dims(t, d);
 }
 
-/* Bytes of every static Acc value produced in l: a cube result once, any other producer (a seed
+/* Bytes of every static Acc value produced in l: a cube result once (twice in a loop already marked
+ * pipeline_double_buffer_c, e.g. a chooser-built grid under --dbc), any other producer (a seed
  * tile.create, an extract into Acc) once per clone its enclosing pipelines will make. */
-static int64_t inventory(PassCtx *ctx, StmtList *l, int64_t reps) {
+static int64_t inventory(PassCtx *ctx, StmtList *l, int64_t reps, int64_t cube_slots) {
     int64_t sum = 0;
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_FOR) sum += inventory(ctx, &s->for_.body, reps * stages_of(s));
-        else if (s->kind == ST_IF) sum += inventory(ctx, &s->if_.then_body, reps) + inventory(ctx, &s->if_.else_body, reps);
+        if (s->kind == ST_FOR) {
+            const AttrVal *d = ir_attr_get(&s->for_.attrs, "pipeline_double_buffer_c");
+            sum += inventory(ctx, &s->for_.body, reps * stages_of(s), d && d->i ? 2 : cube_slots);
+        } else if (s->kind == ST_IF) {
+            sum += inventory(ctx, &s->if_.then_body, reps, cube_slots) + inventory(ctx, &s->if_.else_body, reps, cube_slots);
+        }
         Expr *c = s->kind == ST_ASSIGN ? pass_stmt_call(s) : NULL;
         if (!c || c->call.op == OP_NONE || !is_acc_tile(s->assign.var->type)) continue;
         unsigned fl = ir_op_info(c->call.op)->flags;
         if (fl & OPF_VIEW) continue;                              /* no storage of its own */
-        sum += acc_bytes(ctx, s->assign.var->type) * ((fl & OPF_CUBE) ? 1 : reps);
+        sum += acc_bytes(ctx, s->assign.var->type) * ((fl & OPF_CUBE) ? cube_slots : reps);
     }
     return sum;
 }
@@ -265,7 +268,7 @@ void at_pipeline_dbc(PassCtx *ctx, Function *f, AtDbcLoops *c) {
         extra += sh.slot * c->items[i].outer;
     }
     if (!n) return;
-    int64_t inv = inventory(ctx, &f->body, 1), cap = ctx->target->capacity[MS_ACC];
+    int64_t inv = inventory(ctx, &f->body, 1, 1), cap = ctx->target->capacity[MS_ACC];
     if (inv + extra > cap) {
         const char *why = arena_printf(ctx->ir->arena, "the function's Acc values need %lld bytes and the second accumulator "
                                        "slot(s) %lld more, over the %lld bytes of L0C", (long long)inv, (long long)extra, (long long)cap);
