@@ -39,6 +39,7 @@ void ptoc_program_free(ptoc_program *p);
  *   target          "a2a3" (default) | "a5"
  *   memory_planner  "pypto" (default) | "dsa_rp" | "ptoas"
  *   dbc             "0" (default) | "1"   enable_pypto_l0c_double_buffer
+ *   pipeline_dbc    "1" (default) | "0"   L0C double buffer of canonical user pl.pipeline loops (pypto)
  *   race_check      "1" (default) | "0"
  *   verify_roundtrip "0" (default) | "1"  print -> parse -> equal after every pass (about 3 ms)
  *   golden          "0" (default) | "1"   ptoc_run also runs the reference interpreter on copies

@@ -14,7 +14,7 @@ int cli_parse(int argc, char **argv);     /* cmd_compile.c */
 void cli_split_program(const char *arg, char **path, char **entry);
 /* Prints the session's diagnostics gcc-style to stderr (perf hints only when perf). */
 void cli_print_diags(DrvSession *s, bool perf);
-/* --target, --memory-planner, --seed, --threads, --dbc, --[no-]verify-roundtrip: 1 consumed,
+/* --target, --memory-planner, --seed, --threads, --dbc, --no-pipeline-dbc, --[no-]verify-roundtrip: 1 consumed,
  * 0 not common, -1 usage error (printed). */
 int cli_common_option(int argc, char **argv, int *i, DrvOptions *o);
 

@@ -1,7 +1,7 @@
 /* ptoc compile / ptoc parse — and the option parsing shared with ptoc run (cmd_run.c).
  *
  *   ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]
- *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--[no-]verify-roundtrip] [--json]
+ *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]
  *   ptoc parse prog.py[:entry]
  * Exit codes: 0 ok, 1 user error (diagnostics on stderr, gcc style), 2 usage error. */
 #include <stdio.h>
@@ -43,6 +43,7 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o) {
         return 1;
     }
     if (!strcmp(a, "--dbc")) return o->dbc = true, 1;
+    if (!strcmp(a, "--no-pipeline-dbc")) return o->pipeline_dbc = false, 1;
     if (!strcmp(a, "--verify-roundtrip")) return o->verify_roundtrip = true, 1;
     if (!strcmp(a, "--no-verify-roundtrip")) return o->verify_roundtrip = false, 1;
     return 0;
@@ -51,7 +52,7 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o) {
 static void compile_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]\n"
-            "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--[no-]verify-roundtrip] [--json]\n"
+            "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]\n"
             "  -o DIR              write passes_dump/, ptoas/<kernel>.pto, orchestration/, report/ to DIR\n"
             "  --dump-passes DIR   write 00_frontend.py and NN_after_<Pass>.py to DIR\n"
             "  --json              print the compile report as one JSON object on stdout\n");

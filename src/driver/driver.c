@@ -13,6 +13,7 @@ void drv_options_defaults(DrvOptions *o) {
     o->planner = PLANNER_PYPTO;
     o->seed = 1;
     o->race_check = true;
+    o->pipeline_dbc = true;
 }
 
 static bool parse_bool(const char *v, bool *out) {
@@ -64,6 +65,7 @@ bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err
         return true;
     }
     bool *flag = !strcmp(key, "dbc") ? &o->dbc
+               : !strcmp(key, "pipeline_dbc") ? &o->pipeline_dbc
                : !strcmp(key, "race_check") ? &o->race_check
                : !strcmp(key, "verify_roundtrip") ? &o->verify_roundtrip
                : !strcmp(key, "capture_deps") ? &o->capture_deps

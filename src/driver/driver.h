@@ -29,6 +29,7 @@ typedef struct DrvOptions {
     const Target *target;           /* default a2a3 */
     MemoryPlanner planner;          /* default PLANNER_PYPTO */
     bool dbc;                       /* enable_pypto_l0c_double_buffer */
+    bool pipeline_dbc;              /* the existing-pipeline L0C double buffer (PYPTO); default true */
     uint64_t seed;                  /* random inputs (drv_run_random); default 1 */
     bool race_check;                /* default true */
     bool verify_roundtrip;          /* print -> parse -> equal after every pass; default false (tests turn it on) */
@@ -39,7 +40,7 @@ typedef struct DrvOptions {
 } DrvOptions;
 
 void drv_options_defaults(DrvOptions *o);
-/* String options of the public API: target, memory_planner, dbc, seed, race_check,
+/* String options of the public API: target, memory_planner, dbc, pipeline_dbc, seed, race_check,
  * verify_roundtrip, capture_deps, golden, threads. false with a message in err on a bad key/value. */
 bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err, size_t errlen);
 bool drv_planner_from_name(const char *name, MemoryPlanner *out);   /* pypto | dsa_rp | ptoas */

@@ -4,6 +4,7 @@
  *   auto_tile_grid.c        the M/N grid builders (split-K grid, full-K nests) and the sub-tile placers
  *                           (direct store to GM, Mat scratch)
  *   auto_tile_bias.c        biased matmuls: the chooser config, the rewrite checks, [1, n] bias windows
+ *   auto_tile_pipeline_dbc.c  the existing-pipeline L0C double buffer (user pl.pipeline loops)
  * Emitters insert statements into a statement list at a moving insertion point. */
 #ifndef PTOC_AUTO_TILE_H
 #define PTOC_AUTO_TILE_H
@@ -101,5 +102,12 @@ bool at_chain_hook(PassCtx *ctx, Function *f, StmtList *l, int *at);
 int at_chain_grid(Emit *e, Function *f, const L0TileResult *r, int64_t M, int64_t N, int64_t K);
 /* After the walk: an Acc tile still read by a cast or a matmul is a located error. */
 bool at_chain_check(PassCtx *ctx, Function *f);
+/* ---- the existing-pipeline L0C double buffer (auto_tile_pipeline_dbc.c) ---- */
+typedef struct AtDbcLoops AtDbcLoops;
+/* The user's pl.pipeline loops of f, taken before the per-call tiling; NULL when the recogniser is off
+ * (a planner other than PYPTO, or --no-pipeline-dbc). */
+AtDbcLoops *at_dbc_collect(PassCtx *ctx, Function *f);
+/* Marks the eligible ones pipeline_double_buffer_c (hint PH-AT-020 for each decline); no-op on NULL. */
+void at_pipeline_dbc(PassCtx *ctx, Function *f, AtDbcLoops *loops);
 
 #endif

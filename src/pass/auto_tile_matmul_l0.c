@@ -8,7 +8,8 @@
  *           which also folds a rint cast between two matmuls). Manual L0 operands are checked
  *           (an oversized one is an error), never re-tiled. A chooser fallback hint is forwarded as
  *           PH-AT-008 (dormant: the pass never allows padding). Skips come with perf hints PH-AT-003/005/
- *           006/007/011 and leave the call unchanged.
+ *           006/007/011 and leave the call unchanged. Under the PYPTO planner, the user's canonical
+ *           pl.pipeline loops get an L0C double buffer (auto_tile_pipeline_dbc.c, PH-AT-020 on declines).
  * Does: walks every InCore function; the pipeline stage product of enclosing user loops divides the
  *       L0 budgets (each clone of a user pipeline holds its own L0 buffers). */
 #include "pass/auto_tile.h"
@@ -214,7 +215,9 @@ bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
         Walk w = { ctx, p->funcs[i], 1 };
+        AtDbcLoops *user_loops = at_dbc_collect(ctx, p->funcs[i]);
         if (!walk_list(&w, &p->funcs[i]->body) || !at_chain_check(ctx, p->funcs[i])) return false;
+        at_pipeline_dbc(ctx, p->funcs[i], user_loops);
     }
     return true;
 }

@@ -7,8 +7,10 @@
  *   (tile.load, L1->L0 tile.extract), TileCompute 2/sub 0, Store 2/sub 1. A statement's stage is its
  *   pipeline_membership stage, else the largest stage of the statements it depends on. With
  *   pipeline_double_buffer_c the compute tier is keyed by stage / 2 first, so a depth-two chunk runs
- *   matmul, matmul, drain, drain. For stage = 2 the result is load_0, load_1, compute_0, store_0,
- *   compute_1, store_1. */
+ *   matmul, matmul, drain, drain; afterwards the cube accumulators' memberships are rotated modulo 2
+ *   (stage j -> j % 2), so MemoryReuse keeps exactly two Acc buffers whatever the depth F while Left /
+ *   Right keep all F (F = 4: M0 M1 S0 S1 M2 M3 S2 S3, accumulators at 0 1 0 1). For stage = 2 the
+ *   result is load_0, load_1, compute_0, store_0, compute_1, store_1. */
 #include "pass/pass.h"
 
 #include <string.h>
@@ -99,6 +101,24 @@ static void reorder(IrCtx *c, StmtList *l, bool dbc) {
     free(done);
 }
 
+/* A dbc chunk M_2i M_2i+1 S_2i S_2i+1 needs only two accumulators at a time: M_2i+2 may reuse M_2i's
+ * buffer once S_2i has drained it. Only the last (innermost) membership pair is rotated. */
+static void rotate_acc(IrCtx *c, StmtList *l) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_IF) { rotate_acc(c, &s->if_.then_body); rotate_acc(c, &s->if_.else_body); continue; }
+        Expr *call = pass_stmt_call(s);
+        if (!call || call->call.op == OP_NONE || !(ir_op_info(call->call.op)->flags & OPF_CUBE) || !call->type ||
+            call->type->space != MS_ACC)
+            continue;
+        int stage = membership_stage(call);
+        if (stage < 2) continue;
+        const char *m = ir_attr_get(&call->call.attrs, "pipeline_membership")->s, *colon = strrchr(m, ':');
+        ir_attr_set(c, &call->call.attrs, "pipeline_membership",
+                    ir_av_str(arena_printf(c->arena, "%.*s%d", (int)(colon + 1 - m), m, stage % 2)));
+    }
+}
+
 static void canon_list(IrCtx *c, StmtList *l, bool in_pipeline, bool dbc) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
@@ -109,6 +129,7 @@ static void canon_list(IrCtx *c, StmtList *l, bool in_pipeline, bool dbc) {
             canon_list(c, &s->for_.body, pipe || in_pipeline, ldbc);
             if (pipe) {
                 reorder(c, &s->for_.body, ldbc);
+                if (ldbc) rotate_acc(c, &s->for_.body);
                 s->for_.kind = FK_SEQUENTIAL;
                 ir_attr_remove(&s->for_.attrs, "pipeline_stages");
             }

@@ -1,0 +1,26 @@
+# Golden: the existing-pipeline L0C double buffer on a user pl.pipeline(stage=2) of 8 trips (stationary Left,
+# moving Right, direct store). After AutoTileMatmulL0 the loop carries pipeline_double_buffer_c = True and
+# pipeline_overlap_stores = False; after CanonicalizeIOOrder the two clones run M0 M1 S0 S1 with the
+# accumulators tagged 0:0 and 0:1.
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, a: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[64, 1024], pl.FP16],
+          c: pl.Out[pl.Tensor[[128, 1024], pl.FP32]]) -> pl.Tensor[[128, 1024], pl.FP32]:
+        ta = pl.load(a, [0, 0], [128, 64], target_memory=pl.Mem.Mat)
+        tb = pl.load(b, [0, 0], [64, 1024], target_memory=pl.Mem.Mat)
+        la = pl.tile.extract(ta, 0, 0, [128, 64], target_memory=pl.Mem.Left)
+        for j, (cur,) in pl.pipeline(0, 1024, 128, init_values=(c,), stage=2):
+            rb = pl.tile.extract(tb, 0, j, [64, 128], target_memory=pl.Mem.Right)
+            acc = pl.tile.matmul(la, rb)
+            o2 = pl.store(acc, [0, j], cur)
+            out = pl.yield_(o2)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[128, 64], pl.FP16], b: pl.Tensor[[64, 1024], pl.FP16],
+             c: pl.Out[pl.Tensor[[128, 1024], pl.FP32]]) -> pl.Tensor[[128, 1024], pl.FP32]:
+        c = self.k(a, b, c)
+        return c
