@@ -74,7 +74,11 @@
     X(VEC_MIX,      "vec_mix",      1, "matmul results feeding vector regions and the other way round") \
     X(VEC_BITS,     "vec_bits",     1, "remainder and bit ops: pl.fmod (float / int), pl.and_ / pl.or_ (int)") \
     X(VEC_ARG,      "vec_arg",      1, "row_argmax / row_argmin / col_argmax / col_argmin (INT32 indices of exact values)") \
-    X(VEC_READ,     "vec_read",     1, "an element of an earlier value, t[r, c] (tgetval / ggetval), as a scalar operand")
+    X(VEC_READ,     "vec_read",     1, "an element of an earlier value, t[r, c] (tgetval / ggetval), as a scalar operand") \
+    X(MM_AUTO,      "mm_auto",      1, "tile-level pl.tile.matmul of whole Mat operands (AutoTileMatmulL0 tiles it)") \
+    X(MM_BIAS,      "mm_bias",      1, "pl.tile.matmul_bias with a [1, N] bias (FP32 / INT32)")         \
+    X(SPLITK,       "splitk",       1, "split-K chains: tile.create in Acc, pl.pipeline of K chunks, one store (both spellings)") \
+    X(USER_PIPE,    "user_pipe",    1, "a user pl.pipeline(stage=2..4) over N blocks: stationary Left, per-iteration Right extract (L0C double buffer, eligible and not)")
 
 typedef enum {
 #define PF_ENUM(id, name, on, help) PF_F_##id,
@@ -110,6 +114,12 @@ typedef enum { PF_LOOP_RANGE, PF_LOOP_PARALLEL, PF_LOOP_PIPELINE } PfLoopKind;
 typedef struct PfVar { int64_t start, stop, step; } PfVar;
 
 typedef enum { PF_MM_SUGAR, PF_MM_ASSEMBLE, PF_MM_TILE } PfMMStyle;
+/* Spellings of a TILE-style matmul: MANUAL — chunks moved to Left/Right by hand; AUTO — one
+ * pl.tile.matmul of whole Mat operands; BIAS — pl.tile.matmul_bias of them; SPLITK — tile.create in
+ * Acc, a pl.pipeline over the K chunks (predicated matmul_acc, or the peeled if), one store; PIPE —
+ * a user pl.pipeline(stage=stages) over N blocks of nb: the Left panel once, a Right extract, a matmul
+ * and a store per iteration. */
+typedef enum { PF_TF_MANUAL, PF_TF_AUTO, PF_TF_BIAS, PF_TF_SPLITK, PF_TF_PIPE } PfTileForm;
 
 /* One matmul: dst[dr:dr+M, dc:dc+N] (=|+=) a[ar:ar+M, ak:ak+K] @ b[bk:bk+K, bc:bc+N]. */
 typedef struct PfMM {
@@ -121,6 +131,11 @@ typedef struct PfMM {
     int kchunks;                  /* TILE: K split into kchunks matmul / matmul_acc steps */
     bool kloop;                   /* TILE: the matmul_acc steps as a loop */
     bool atomic;
+    int8_t tform;                 /* TILE: PfTileForm */
+    bool peeled;                  /* SPLITK: the `if kb == 0: matmul else: matmul_acc` spelling */
+    int8_t stages;                /* PIPE: stage= */
+    int64_t nb;                   /* PIPE: N block per iteration (N = nb * blocks) */
+    int bias;                     /* BIAS: the [1, N] bias tensor (accumulator dtype), else -1 */
 } PfMM;
 
 /* ---- vector blocks (progfuzz_vec.c: the op table and value ranges; progfuzz_gen_vec.c) ----
@@ -228,6 +243,8 @@ void pf_generate(PfProgram *p, uint64_t seed, const PfFeatures *f);
  * generator only emits programs that pass; the reducer discards candidates that do not. */
 bool pf_finalize(PfProgram *p, char *why, size_t whylen);
 int pf_count_mm(const PfProgram *p);          /* matmuls and vector blocks */
+/* The bias tensor of a matmul_bias spelling, else -1. */
+static inline int pf_mm_bias(const PfMM *m) { return m->style == PF_MM_TILE && m->tform == PF_TF_BIAS ? m->bias : -1; }
 
 /* progfuzz_vec.c: the vector op table and value ranges (see there). */
 typedef enum { PF_VK_LOAD, PF_VK_FULL, PF_VK_EXPANDS, PF_VK_FILLPAD, PF_VK_BINARY, PF_VK_SCALAR, PF_VK_UNARY,

@@ -114,6 +114,7 @@ static void collect(const PfProgram *p, int si, Uses *u) {
     }
     if (s->kind == PF_S_MM) {
         u->rd[s->mm.a] = u->rd[s->mm.b] = true;
+        if (pf_mm_bias(&s->mm) >= 0) u->rd[s->mm.bias] = true;
         u->wr[s->mm.dst] = true;
         if (s->mm.atomic) u->natomic[s->mm.dst]++;
         else u->nplain[s->mm.dst]++;
@@ -192,13 +193,28 @@ static void check_mm(Check *c, const PfMM *m) {
     access(c, m->a, m->ar, m->ak, m->M, m->K, false);
     access(c, m->b, m->bk, m->bc, m->K, m->N, false);
     access(c, m->dst, m->dr, m->dc, m->M, m->N, true);
+    int bias = pf_mm_bias(m);
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_BIAS && bias < 0) fail(c, "%sa biased matmul without a bias %lld", "", 0);
+    if (bias >= 0) {
+        if (p->t[bias].dt != acc_dtype(m->in_dt) || p->t[bias].dir == PF_OUT || p->t[bias].nz) fail(c, "%sbad bias tensor %lld", "", bias);
+        if (p->t[bias].dir == PF_LOCAL && !c->produced[bias]) fail(c, "%sreads local %lld before it is written", "", bias);
+        c->ever_read[bias] = true;
+        c->nz_misaligned[bias] = true;
+        access(c, bias, (PfOff){ -1, 0, 0 }, (PfOff){ -1, 0, 0 }, 1, m->N, false);
+        if (m->M % 16 || m->N % 16 || m->K % 16 || m->N * 4 > 1024) fail(c, "%sbias window of N %lld not legal", "", m->N);
+    }
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_PIPE &&
+        (m->nb < 16 || m->nb % 16 || m->N % m->nb || m->stages < 2 || m->M % 16 || m->K % 16))
+        fail(c, "%sbad user pipeline over N %lld", "", m->N);
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && (m->kchunks < 2 || m->M % 16 || m->N % 16))
+        fail(c, "%sbad split-K chain %lld", "", m->K);
     if (m->style == PF_MM_TILE) {       /* the loads are K chunks: whole fractals per chunk too */
         int64_t kc = m->K / (m->kchunks > 0 ? m->kchunks : 1), c0 = 32 / dtype_bytes(m->in_dt);
         if (p->t[m->a].nz && kc % c0) c->nz_misaligned[m->a] = true;
         if (p->t[m->b].nz && kc % 16) c->nz_misaligned[m->b] = true;
     }
     if (m->kchunks < 1 || m->K % m->kchunks) fail(c, "%sbad K split %lld", "", m->K);
-    if (m->style != PF_MM_TILE) {
+    if (m->style != PF_MM_TILE || m->tform != PF_TF_MANUAL) {
         /* L0 per region: AutoTileMatmulL0 sizes each matmul's L0 tiles for the whole of L0A / L0B /
          * L0C, and leaves a matmul untiled when K is not a multiple of 16 or M/N < 16 (its whole
          * operands then sit in L0); buffers of several matmuls of one kernel, and every stage of a
@@ -209,6 +225,12 @@ static void check_mm(Check *c, const PfMM *m) {
         int64_t M16 = (m->M + 15) / 16 * 16, N16 = (m->N + 15) / 16 * 16, Kp = (m->K + kal - 1) / kal * kal;
         int64_t need[3] = { M16 * Kp * esz, Kp * N16 * esz, M16 * N16 * 4 };
         bool untiled = m->K % 16 || m->M < 16 || m->N < 16;
+        if (m->style == PF_MM_TILE && m->tform == PF_TF_PIPE) {   /* the user's own L0 tiles: Left once, Right per stage, two Acc */
+            need[0] = M16 * Kp * esz;
+            need[1] = Kp * m->nb * esz * m->stages;
+            need[2] = M16 * m->nb * 4 * 2;
+            untiled = true;
+        }
         for (int i = 0; i < 3; i++) {
             if (untiled && need[i] * c->stages > cap[i] * 3 / 4) fail(c, "%suntiled matmul (K %lld) does not fit L0", "", m->K);
             c->untiled[i] += (need[i] < cap[i] ? need[i] : cap[i]) * c->stages;
@@ -219,7 +241,7 @@ static void check_mm(Check *c, const PfMM *m) {
         /* no matmul reads what its region writes: an FP32 chain through GM inside one kernel drifts
          * beyond the FP32 tolerance by accumulation order alone (docs/fuzzing.md) */
         for (int i = 0; i < c->nregion_writes; i++)
-            if (c->region_writes[i] == m->a || c->region_writes[i] == m->b)
+            if (c->region_writes[i] == m->a || c->region_writes[i] == m->b || (bias >= 0 && c->region_writes[i] == bias))
                 fail(c, "%sa region reads tensor %lld it writes", "", c->region_writes[i]);
         if (c->device_loops && (m->a == m->dst || m->b == m->dst))
             fail(c, "%sa matmul in a loop reads tensor %lld it writes", "", m->dst);
@@ -463,6 +485,7 @@ static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_M
     }
     if (s->kind == PF_S_MM) {
         dep[s->mm.dst][s->mm.a] = dep[s->mm.dst][s->mm.b] = true;
+        if (pf_mm_bias(&s->mm) >= 0) dep[s->mm.dst][s->mm.bias] = true;
         return;
     }
     for (int i = 0; i < s->nbody; i++) loop_edges(p, s->body[i], dep);

@@ -149,10 +149,72 @@ static int pick_operand(Gen *g, DType dt, int64_t rows, int64_t cols, PfOff *r, 
     return ti;
 }
 
+/* The shape of a TILE matmul in an automatic spelling (AUTO, BIAS, SPLITK, PIPE): whole Mat
+ * operands that AutoTileMatmulL0 tiles, within Mat; a bias within the Bias table; a user pipeline
+ * whose L0 buffers (Left once, Right per stage, two accumulators) fit L0. */
+static void gen_tile_form(Gen *g, PfMM *mm) {
+    int esz = dtype_bytes(mm->in_dt);
+    PfTileForm forms[4];
+    int nf = 0;
+    if (on(g, PF_F_MM_AUTO)) forms[nf++] = PF_TF_AUTO;
+    if (on(g, PF_F_MM_BIAS)) forms[nf++] = PF_TF_BIAS;
+    if (on(g, PF_F_SPLITK)) forms[nf++] = PF_TF_SPLITK;
+    if (on(g, PF_F_USER_PIPE)) forms[nf++] = PF_TF_PIPE;
+    if (nf == 0 || pf_chance(g, 40)) return;            /* MANUAL */
+    mm->tform = (int8_t)forms[pf_rint(g, nf)];
+    int64_t kal = mm->in_dt == DT_INT8 ? 32 : 16;
+    switch ((PfTileForm)mm->tform) {
+    case PF_TF_MANUAL: break;
+    case PF_TF_AUTO:
+        mm->M = pick_dim(g, false);
+        mm->N = pick_dim(g, false);
+        mm->K = PICK(g, ((int64_t[]){ 64, 128, 256, 384, 512, 2064, 96 }));
+        if (mm->in_dt == DT_INT8) mm->K = (mm->K + 31) / 32 * 32;
+        while ((mm->M + mm->N) * mm->K * esz > 196608 && mm->K > kal) mm->K = mm->K / 2 / kal * kal;
+        mm->kchunks = 1;
+        mm->kloop = false;
+        break;
+    case PF_TF_BIAS:
+        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128 }));
+        mm->N = PICK(g, ((int64_t[]){ 16, 32, 64, 96, 128, 160, 256 }));
+        mm->K = PICK(g, ((int64_t[]){ 32, 64, 128, 256, 384, 512 }));
+        while ((mm->M + mm->N) * mm->K * esz > 196608 && mm->K > kal) mm->K = mm->K / 2 / kal * kal;
+        mm->kchunks = 1;
+        mm->kloop = false;
+        break;
+    case PF_TF_SPLITK: {
+        int64_t kc = PICK(g, ((int64_t[]){ 32, 64, 128 }));
+        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128 }));
+        mm->N = PICK(g, ((int64_t[]){ 16, 32, 64, 96, 128 }));
+        mm->kchunks = 2 + (int)pf_rint(g, 3);
+        mm->K = kc * mm->kchunks;
+        mm->kloop = false;
+        mm->peeled = pf_chance(g, 50);
+        break;
+    }
+    case PF_TF_PIPE: {
+        mm->stages = (int8_t)(2 + pf_rint(g, 3));
+        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128 }));
+        mm->K = PICK(g, ((int64_t[]){ 32, 64, 128 }));
+        mm->nb = PICK(g, ((int64_t[]){ 16, 32, 64, 128 }));
+        while (mm->M * mm->K * esz > 32768 && mm->K > kal) mm->K /= 2;
+        while ((mm->K * mm->nb * esz * mm->stages > 32768 || mm->M * mm->nb * 4 > 32768) && mm->nb > 16) mm->nb /= 2;
+        /* eligible: a multiple of the stage count with >= 4 trips; else too few or a remainder */
+        int64_t blocks = pf_chance(g, 60) ? mm->stages * (1 + pf_rint(g, 3)) : 1 + pf_rint(g, 6);
+        if (blocks * mm->nb > 1024) blocks = 1024 / mm->nb;
+        mm->N = blocks * mm->nb;
+        mm->kchunks = 1;
+        mm->kloop = false;
+        break;
+    }
+    }
+}
+
 /* Style, dtype and M / N / K of a matmul, within the on-chip budgets of its style. */
 static PfMM gen_mm_shape(Gen *g) {
     PfProgram *p = g->p;
     PfMM mm = { 0 };
+    mm.bias = -1;
     mm.in_dt = pick_dtype(g);
     if (g->force_local && mm.in_dt == DT_INT8) mm.in_dt = DT_FP16;            /* an FP32 local */
     if (g->prefer_tensor >= 0) {                                                 /* vec_mix: read the local */
@@ -187,6 +249,7 @@ static PfMM gen_mm_shape(Gen *g) {
         mm.kchunks = 1 + (int)pf_rint(g, 3);
         mm.kloop = mm.kchunks > 1 && on(g, PF_F_ACC_LOOP) && pf_chance(g, 50);
         mm.K = kc * mm.kchunks;
+        if (g->prefer_tensor < 0) gen_tile_form(g, &mm);
     } else {
         mm.K = pick_dim(g, false) * (pf_chance(g, 30) ? 2 : 1);
         while ((mm.M + mm.N) * mm.K * esz > 196608 && mm.K > 16) mm.K /= 2;
@@ -269,6 +332,12 @@ static int gen_mm(Gen *g, int block_var) {
     mm.a = pick_operand(g, mm.in_dt, mm.M, mm.K, &mm.ar, &mm.ak);
     mm.b = pick_operand(g, mm.in_dt, mm.K, mm.N, &mm.bk, &mm.bc);
     if (mm.a < 0 || mm.b < 0) return -1;
+    if (mm.style == PF_MM_TILE && mm.tform == PF_TF_BIAS) {
+        mm.bias = pf_new_tensor(g, acc_dtype(mm.in_dt), PF_IN);
+        if (mm.bias < 0) return -1;
+        p->t[mm.bias].nz = false;
+        p->t[mm.bias].pad_r = 0;
+    }
     pf_range_union(&g->tr[dst], pf_mm_range(&mm, g->tr[mm.a], g->tr[mm.b]));
     p->st[si].mm = mm;
     if (p->form == PF_FORM_PROGRAM) g->region_dst = dst;

@@ -128,12 +128,105 @@ static void tile_chunk(Pr *pr, int si, const PfMM *m, int ind, const char *sfx, 
     sb_printf(&pr->sb, "lb%d%s = pl.move(mb%d%s, target_memory=pl.Mem.Right)\n", si, sfx, si, sfx);
 }
 
+/* pl.load of a whole [rows, cols] operand window into Mat. */
+static void mat_load(Pr *pr, const char *name, int t, PfOff r, int64_t rplus, const char *rx, int64_t rxc, PfOff c,
+                     int64_t cplus, const char *cx, int64_t cxc, int64_t rows, int64_t cols, int ind) {
+    char tn[16];
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "%s = pl.load(%s, ", name, tname(pr->p, t, tn));
+    offsets(pr, r, rplus, rx, rxc, c, cplus, cx, cxc);
+    sb_printf(&pr->sb, ", [%lld, %lld], target_memory=pl.Mem.Mat)\n", (long long)rows, (long long)cols);
+}
+
+/* The store of the result tile `res` to the matmul's destination window (column offset plus
+ * col_plus * cx when cx is a loop variable). */
+static void mm_store(Pr *pr, const PfMM *m, const char *res, const char *cx, int64_t cxc, int ind) {
+    char dn[16];
+    tname(pr->p, m->dst, dn);
+    sb_indent(&pr->sb, ind);
+    sb_printf(&pr->sb, "%s = pl.store(%s, ", dn, res);
+    offsets(pr, m->dr, 0, NULL, 0, m->dc, 0, cx, cxc);
+    sb_printf(&pr->sb, ", %s%s)\n", dn, m->atomic ? ", atomic=pl.AtomicType.Add" : "");
+}
+
+/* The automatic TILE spellings (PfTileForm). */
+static void print_tile_form(Pr *pr, int si, const PfMM *m, int ind) {
+    char n1[32], n2[32], n3[32], res[32], kv[16];
+    sprintf(n1, "ma%d", si);
+    sprintf(n2, "mb%d", si);
+    sprintf(res, "acc%d", si);
+    PfOff none = { -1, 0, 0 };
+    switch ((PfTileForm)m->tform) {
+    case PF_TF_MANUAL: break;
+    case PF_TF_AUTO:
+    case PF_TF_BIAS:
+        mat_load(pr, n1, m->a, m->ar, 0, NULL, 0, m->ak, 0, NULL, 0, m->M, m->K, ind);
+        mat_load(pr, n2, m->b, m->bk, 0, NULL, 0, m->bc, 0, NULL, 0, m->K, m->N, ind);
+        if (m->tform == PF_TF_AUTO) {
+            sb_indent(&pr->sb, ind);
+            sb_printf(&pr->sb, "%s = pl.tile.matmul(%s, %s)\n", res, n1, n2);
+        } else {
+            sprintf(n3, "mbias%d", si);
+            mat_load(pr, n3, m->bias, none, 0, NULL, 0, none, 0, NULL, 0, 1, m->N, ind);
+            sb_indent(&pr->sb, ind);
+            sb_printf(&pr->sb, "%s = pl.tile.matmul_bias(%s, %s, %s)\n", res, n1, n2, n3);
+        }
+        break;
+    case PF_TF_SPLITK: {
+        int64_t kc = m->K / m->kchunks;
+        sprintf(kv, "kb%d", si);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "%s = pl.tile.create([%lld, %lld], dtype=pl.%s, target_memory=pl.Mem.Acc)\n", res, (long long)m->M,
+                  (long long)m->N, dtype_name(m->in_dt == DT_INT8 ? DT_INT32 : DT_FP32));
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "for %s in pl.pipeline(0, %d, stage=2):\n", kv, m->kchunks);
+        mat_load(pr, n1, m->a, m->ar, 0, NULL, 0, m->ak, 0, kv, kc, m->M, kc, ind + 4);
+        mat_load(pr, n2, m->b, m->bk, 0, kv, kc, m->bc, 0, NULL, 0, kc, m->N, ind + 4);
+        sb_indent(&pr->sb, ind + 4);
+        if (!m->peeled) {
+            sb_printf(&pr->sb, "%s = pl.tile.matmul_acc(%s, %s, %s, %s == 0)\n", res, res, n1, n2, kv);
+        } else {
+            sb_printf(&pr->sb, "if %s == 0:\n", kv);
+            sb_indent(&pr->sb, ind + 8);
+            sb_printf(&pr->sb, "%s = pl.tile.matmul(%s, %s)\n", res, n1, n2);
+            sb_indent(&pr->sb, ind + 4);
+            sb_puts(&pr->sb, "else:\n");
+            sb_indent(&pr->sb, ind + 8);
+            sb_printf(&pr->sb, "%s = pl.tile.matmul_acc(%s, %s, %s)\n", res, res, n1, n2);
+        }
+        break;
+    }
+    case PF_TF_PIPE: {
+        sprintf(kv, "j%d", si);
+        mat_load(pr, n1, m->a, m->ar, 0, NULL, 0, m->ak, 0, NULL, 0, m->M, m->K, ind);
+        mat_load(pr, n2, m->b, m->bk, 0, NULL, 0, m->bc, 0, NULL, 0, m->K, m->N, ind);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "la%d = pl.tile.extract(%s, 0, 0, [%lld, %lld], target_memory=pl.Mem.Left)\n", si, n1, (long long)m->M,
+                  (long long)m->K);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "for %s in pl.pipeline(0, %lld, stage=%d):\n", kv, (long long)(m->N / m->nb), m->stages);
+        sb_indent(&pr->sb, ind + 4);
+        sb_printf(&pr->sb, "rb%d = pl.tile.extract(%s, 0, %s * %lld, [%lld, %lld], target_memory=pl.Mem.Right)\n", si, n2, kv,
+                  (long long)m->nb, (long long)m->K, (long long)m->nb);
+        sb_indent(&pr->sb, ind + 4);
+        sb_printf(&pr->sb, "%s = pl.tile.matmul(la%d, rb%d)\n", res, si, si);
+        mm_store(pr, m, res, kv, m->nb, ind + 4);
+        return;
+    }
+    }
+    mm_store(pr, m, res, NULL, 0, ind);
+}
+
 static void print_mm(Pr *pr, int si, int ind) {
     const PfProgram *p = pr->p;
     const PfMM *m = &p->st[si].mm;
     char dn[16];
     tname(p, m->dst, dn);
     const char *out_dt = dtype_name(m->in_dt == DT_INT8 ? DT_INT32 : DT_FP32);
+    if (m->style == PF_MM_TILE && m->tform != PF_TF_MANUAL) {
+        print_tile_form(pr, si, m, ind);
+        return;
+    }
     if (m->style == PF_MM_TILE) {
         int64_t kc = m->K / m->kchunks;
         tile_chunk(pr, si, m, ind, "", 0, NULL);
@@ -399,6 +492,7 @@ static void region_uses(const PfProgram *p, int si, bool *rd, bool *wr, bool *at
     if (s->kind == PF_S_MM) {
         const PfMM *m = &s->mm;
         rd[m->a] = rd[m->b] = wr[m->dst] = true;
+        if (m->bias >= 0 && m->style == PF_MM_TILE && m->tform == PF_TF_BIAS) rd[m->bias] = true;
         if (m->atomic) atomic[m->dst] = true;
         const PfOff *o[] = { &m->ar, &m->ak, &m->bk, &m->bc, &m->dr, &m->dc };
         for (int i = 0; i < 6; i++) if (o[i]->var >= 0) vars[o[i]->var] = true;

@@ -209,7 +209,7 @@ PfRange pf_mm_range(const PfMM *m, PfRange a, PfRange b) {
     bool fl = m->in_dt != DT_INT8;
     if (m->atomic) return (PfRange){ -1e30, 1e30, fl };
     double ma = fmax(fabs(a.lo), fabs(a.hi)), mb = fmax(fabs(b.lo), fabs(b.hi));
-    double x = ma * mb * (double)m->K;
+    double x = ma * mb * (double)m->K + (pf_mm_bias(m) >= 0 ? 8 : 0);   /* a bias: FP32 in [-1, 1), INT32 in [-8, 7] */
     return (PfRange){ -x, x, fl || a.approx || b.approx };
 }
 
