@@ -82,7 +82,7 @@ int cli_compile(int argc, char **argv) {
     if (out) drv_output_prepare(s, out);
     bool ok = drv_load_file(s, path, entry) && drv_compile(s);
     if (ok && out) ok = drv_write_outputs(s, out);
-    cli_print_diags(s, !json && ok);
+    cli_print_diags(s, !json);          /* perf hints too, also before an error: they may explain it */
     if (json) {
         StrBuf sb = {0};
         if (ok) drv_report_json(s, &sb);

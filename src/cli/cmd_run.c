@@ -84,7 +84,7 @@ int cli_run(int argc, char **argv) {
     bool compiled = drv_load_file(s, path, entry) && bind_all(s, binds, nbinds) && drv_compile(s);
     bool ok = compiled && drv_run_random(s) && drv_run_ok(s);
     if (keep && compiled && !drv_write_outputs(s, keep)) ok = false;
-    cli_print_diags(s, false);
+    cli_print_diags(s, !json);          /* perf hints on stderr with their source lines */
     emit(s, json, compiled);
     if (compiled && !json && !drv_run_stats(s)->ran) puts("FAIL");
     drv_free(s);

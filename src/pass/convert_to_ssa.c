@@ -148,7 +148,9 @@ static bool merge_types_agree(Ssa *st, const Stmt *where, const Var *v, const Ty
 /* A definition of *slot: a name that already has a value gets a fresh version. */
 static void define(Ssa *st, Var **slot, Env *env, const char *suffix) {
     Var *v = *slot;
-    if (current(env, v) || mark_defined(st, v)) {
+    /* `for i, (out,) in ..: out = pl.yield_(..)` binds the result to the iter_arg's own Var: the
+     * result needs a plain Var of its own */
+    if (current(env, v) || mark_defined(st, v) || v->kind == VAR_ITER_ARG) {
         Var *nv = ir_var_new(st->ctx->ir, pass_name(st->ctx, v->name, suffix), v->type);
         nv->span = v->span;
         *slot = nv;
