@@ -1,6 +1,7 @@
 /* auto_tile — the parts of AutoTileMatmulL0 (reference/autotile_matmul_l0_pass.md), one file each:
  *   auto_tile_matmul_l0.c   the pass driver: filters, hints, the chooser call, dispatch per regime
  *   auto_tile_kloop.c       the K-loop builder (split K, K peels, the biased head peel)
+ *   auto_tile_split_k.c     the canonical split-K chain (create -> K loop -> store) M/N grid
  *   auto_tile_grid.c        the M/N grid builders (split-K grid, full-K nests) and the sub-tile placers
  *                           (direct store to GM, Mat scratch)
  * Emitters insert statements into a statement list at a moving insertion point. */
@@ -76,5 +77,14 @@ typedef struct Grid {
 Expr *at_split_k_grid(Emit *e, const Grid *g, int64_t k, Expr *state);
 /* The grid with k == K: nested loops, the outer one owning the stationary panel, boundaries peeled. */
 Expr *at_full_k_grid(Emit *e, const Grid *g, Expr *state);
+
+/* ---- the canonical split-K chain (auto_tile_split_k.c) ---- */
+/* l->items[*at] may start a create -> K loop -> store chain whose Acc exceeds L0C (stages: the
+ * enclosing loops' clone product). Returns 1 when it was replaced by the per-sub-tile grid (the new
+ * statements start at *at and still need the per-call tiling), 0 otherwise (a non-canonical chain
+ * has been reported with PH-AT-006). */
+int at_split_k_chain(PassCtx *ctx, Function *f, StmtList *l, int *at, int64_t stages);
+/* A matmul at sp was already reported untiled (its hint must not repeat). */
+bool at_already_untiled(PassCtx *ctx, Span sp);
 
 #endif
