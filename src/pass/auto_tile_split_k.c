@@ -216,7 +216,9 @@ static bool choose_chain(PassCtx *ctx, const Chain *ch, int64_t stages, L0TileRe
     cfg.allow_double_buffer_c = false;      /* the carried accumulator has one L0C buffer */
     cfg.l0a_bytes /= stages;
     cfg.l0b_bytes /= stages;
-    cfg.l0c_bytes /= stages;
+    /* peeled: the first block's fresh tile.matmul owns an Acc of its own in every pipeline clone,
+     * live beside the carried accumulator (the phi does not share it) */
+    cfg.l0c_bytes /= ch->red->call.nargs == 3 ? stages + 1 : stages;
     return tile_choose_l0(&cfg, r, err, errn);
 }
 
@@ -280,7 +282,11 @@ static Expr *emit_sub_tile(Emit *e, const Chain *ch, const Placer *pl, int64_t m
     pass_var_set_type(loop->for_.iter_args.items[0], seed->type);
     retype_list(ctx, dst);
     Stmt *y = dst->items[dst->len - 1];
-    pass_var_set_type(loop->for_.return_vars.items[0], y->yield.values[0]->type);
+    /* the parser may share one Var between the iter-arg and the result; the clone's result is a plain
+     * Var of its own (as the printed `x = pl.yield_(...)` reads back) */
+    Var *rv = ir_var_new(ctx->ir, loop->for_.return_vars.items[0]->name, y->yield.values[0]->type);
+    rv->span = loop->for_.return_vars.items[0]->span;
+    loop->for_.return_vars.items[0] = rv;
     at_put(e, loop);
     loop->span = ch->loop->span;
     return pl->place(e, pl, ir_ref(loop->for_.return_vars.items[0]), at_idx(e, mi), at_idx(e, ni), out);
