@@ -72,7 +72,7 @@ static Stmt *panel_load(StmtList *b, const Expr *op, int64_t d[2]) {
 }
 
 /* The reduction statement(s): returns why the body is not canonical, or NULL (ch->red set). */
-static const char *match_reduction(PassCtx *ctx, Chain *ch, Stmt *s, const Expr *yielded) {
+static const char *match_reduction(Chain *ch, Stmt *s, const Expr *yielded) {
     Expr *c = assign_call(s, OP_TILE_MATMUL_ACC);
     if (c) {
         if (!is_var(yielded, s->assign.var)) return "the loop does not yield its matmul_acc result";
@@ -100,13 +100,12 @@ static const char *match_reduction(PassCtx *ctx, Chain *ch, Stmt *s, const Expr 
         !is_var(first->call.args[0], later->call.args[1]->kind == EX_VAR ? later->call.args[1]->var : NULL) ||
         !is_var(first->call.args[1], later->call.args[2]->kind == EX_VAR ? later->call.args[2]->var : NULL))
         return "its peeled branch is not `tile.matmul(lhs, rhs)` then `tile.matmul_acc(acc, lhs, rhs)` on the same operands";
-    (void)ctx;
     ch->red = later;
     return NULL;
 }
 
 /* The loop body: scalar assignments, the two loads, the reduction, the yield. */
-static const char *match_body(PassCtx *ctx, Chain *ch) {
+static const char *match_body(Chain *ch) {
     StmtList *b = &ch->loop->for_.body;
     Stmt *last = b->len ? b->items[b->len - 1] : NULL;
     if (!last || last->kind != ST_YIELD || last->yield.n != 1) return "its loop does not end in a single yield";
@@ -119,7 +118,7 @@ static const char *match_body(PassCtx *ctx, Chain *ch) {
         red = s;
     }
     if (!red) return "its loop holds no reduction";
-    const char *why = match_reduction(ctx, ch, red, last->yield.values[0]);
+    const char *why = match_reduction(ch, red, last->yield.values[0]);
     if (why) return why;
     int64_t ld[2], rd[2];
     Expr *lhs = ch->red->call.args[1], *rhs = ch->red->call.args[2];
@@ -320,7 +319,7 @@ int at_split_k_chain(PassCtx *ctx, Function *f, StmtList *l, int *at, int64_t st
     if (ir_tile_physical_bytes(ch.create->assign.var->type, pass_l0c_align(ctx, ch.create->assign.var->type->dtype)) <=
         ctx->target->capacity[MS_ACC] / total)
         return 0;                        /* fits: the per-call tiling K-tiles the reduction */
-    if (!why) why = match_body(ctx, &ch);
+    if (!why) why = match_body(&ch);
     if (why) {
         if (!ch.red) ch.red = any_reduction(&ch.loop->for_.body);
         reject(ctx, f, &ch, why);
