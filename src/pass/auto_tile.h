@@ -1,6 +1,7 @@
 /* auto_tile — the parts of AutoTileMatmulL0 (reference/autotile_matmul_l0_pass.md), one file each:
  *   auto_tile_matmul_l0.c   the pass driver: filters, hints, the chooser call, dispatch per regime
  *   auto_tile_kloop.c       the K-loop builder (split K, K peels, the biased head peel)
+ *   auto_tile_split_k.c     the canonical split-K chain (create -> K loop -> store) M/N grid
  *   auto_tile_grid.c        the M/N grid builders (split-K grid, full-K nests) and the sub-tile placers
  *                           (direct store to GM, Mat scratch)
  *   auto_tile_bias.c        biased matmuls: the chooser config, the rewrite checks, [1, n] bias windows
@@ -109,5 +110,13 @@ typedef struct AtDbcLoops AtDbcLoops;
 AtDbcLoops *at_dbc_collect(PassCtx *ctx, Function *f);
 /* Marks the eligible ones pipeline_double_buffer_c (hint PH-AT-020 for each decline); no-op on NULL. */
 void at_pipeline_dbc(PassCtx *ctx, Function *f, AtDbcLoops *loops);
+/* ---- the canonical split-K chain (auto_tile_split_k.c) ---- */
+/* l->items[*at] may start a create -> K loop -> store chain whose Acc exceeds L0C (stages: the
+ * enclosing loops' clone product). Returns 1 when it was replaced by the per-sub-tile grid (the new
+ * statements start at *at and still need the per-call tiling), 0 otherwise (a non-canonical chain
+ * has been reported with PH-AT-006). */
+int at_split_k_chain(PassCtx *ctx, Function *f, StmtList *l, int *at, int64_t stages);
+/* A matmul at sp was already reported untiled (its hint must not repeat). */
+bool at_already_untiled(PassCtx *ctx, Span sp);
 
 #endif

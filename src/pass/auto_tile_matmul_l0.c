@@ -155,6 +155,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         if (chained > 0) *at = e.at - 1;
         if (chained) return true;
         if (st < 0) {
+            if (at_already_untiled(w->ctx, c->span)) return true;   /* a split-K chain's own PH-AT-006 */
             pass_hint(w->ctx, c->span, "PH-AT-006",
                       "%smatmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld) but no supported placement applies "
                       "(it must be a fresh matmul consumed by one tile.store); left untiled",
@@ -205,6 +206,10 @@ static bool walk_list(Walk *w, StmtList *l) {
             if (!ok) return false;
         }
         if (s->kind == ST_IF && (!walk_list(w, &s->if_.then_body) || !walk_list(w, &s->if_.else_body))) return false;
+        if (s->kind == ST_ASSIGN && at_split_k_chain(w->ctx, w->f, l, &i, w->stages)) {
+            i--;                                    /* visit the rewritten chain */
+            continue;
+        }
         if (s->kind == ST_ASSIGN && (!at_chain_hook(w->ctx, w->f, l, &i) || !tile_one(w, l, &i))) return false;
     }
     return true;

@@ -1,0 +1,62 @@
+# pypto.program: P
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def k(self, a: pl.Tensor[[256, 256], pl.FP16], b: pl.Tensor[[256, 256], pl.FP16], c: pl.Out[pl.Tensor[[256, 256], pl.FP32]]) -> pl.Tensor[[256, 256], pl.FP32]:
+        c2__acc_init_v0: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.create([128, 128], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for kb, (acc,) in pl.pipeline(2, init_values=(c2__acc_init_v0,), stage=2):
+            k0: pl.Scalar[pl.INDEX] = kb * 128
+            ta: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, k0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            tb: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [k0, 0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            for ko__idx_v8, (acc2__iter_v9,) in pl.pipeline(0, 128, 64, init_values=(acc,), stage=2):
+                acc2__l0a_v10: pl.Tile[[128, 64], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(ta, 0, ko__idx_v8, [128, 64], target_memory=pl.Mem.Left)
+                acc2__l0b_v11: pl.Tile[[64, 128], pl.FP16, pl.Mem.Right] = pl.tile.extract(tb, ko__idx_v8, 0, [64, 128], target_memory=pl.Mem.Right)
+                acc2__acc_v12: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc2__iter_v9, acc2__l0a_v10, acc2__l0b_v11, kb == 0 and ko__idx_v8 == 0)
+                acc2__rv_v13: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__acc_v12)
+            acc__ssa_v0: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__rv_v13)
+        c2__out_v1: pl.Tensor[[256, 256], pl.FP32] = pl.tile.store(acc__ssa_v0, [0, 0], c)
+        c2__acc_init_v2: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.create([128, 128], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for kb_1, (acc_1,) in pl.pipeline(2, init_values=(c2__acc_init_v2,), stage=2):
+            k0_1: pl.Scalar[pl.INDEX] = kb_1 * 128
+            ta_1: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, k0_1], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            tb_1: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [k0_1, 128], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            for ko__idx_v14, (acc2__iter_v15,) in pl.pipeline(0, 128, 64, init_values=(acc_1,), stage=2):
+                acc2__l0a_v16: pl.Tile[[128, 64], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(ta_1, 0, ko__idx_v14, [128, 64], target_memory=pl.Mem.Left)
+                acc2__l0b_v17: pl.Tile[[64, 128], pl.FP16, pl.Mem.Right] = pl.tile.extract(tb_1, ko__idx_v14, 0, [64, 128], target_memory=pl.Mem.Right)
+                acc2__acc_v18: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc2__iter_v15, acc2__l0a_v16, acc2__l0b_v17, kb_1 == 0 and ko__idx_v14 == 0)
+                acc2__rv_v19: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__acc_v18)
+            acc__ssa_v0_1: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__rv_v19)
+        c2__out_v3: pl.Tensor[[256, 256], pl.FP32] = pl.tile.store(acc__ssa_v0_1, [0, 128], c2__out_v1)
+        c2__acc_init_v4: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.create([128, 128], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for kb_2, (acc_2,) in pl.pipeline(2, init_values=(c2__acc_init_v4,), stage=2):
+            k0_2: pl.Scalar[pl.INDEX] = kb_2 * 128
+            ta_2: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [128, k0_2], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            tb_2: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [k0_2, 0], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            for ko__idx_v20, (acc2__iter_v21,) in pl.pipeline(0, 128, 64, init_values=(acc_2,), stage=2):
+                acc2__l0a_v22: pl.Tile[[128, 64], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(ta_2, 0, ko__idx_v20, [128, 64], target_memory=pl.Mem.Left)
+                acc2__l0b_v23: pl.Tile[[64, 128], pl.FP16, pl.Mem.Right] = pl.tile.extract(tb_2, ko__idx_v20, 0, [64, 128], target_memory=pl.Mem.Right)
+                acc2__acc_v24: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc2__iter_v21, acc2__l0a_v22, acc2__l0b_v23, kb_2 == 0 and ko__idx_v20 == 0)
+                acc2__rv_v25: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__acc_v24)
+            acc__ssa_v0_2: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__rv_v25)
+        c2__out_v5: pl.Tensor[[256, 256], pl.FP32] = pl.tile.store(acc__ssa_v0_2, [128, 0], c2__out_v3)
+        c2__acc_init_v6: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.create([128, 128], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for kb_3, (acc_3,) in pl.pipeline(2, init_values=(c2__acc_init_v6,), stage=2):
+            k0_3: pl.Scalar[pl.INDEX] = kb_3 * 128
+            ta_3: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [128, k0_3], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            tb_3: pl.Tile[[128, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [k0_3, 128], [128, 128], [128, 128], target_memory=pl.Mem.Mat)
+            for ko__idx_v26, (acc2__iter_v27,) in pl.pipeline(0, 128, 64, init_values=(acc_3,), stage=2):
+                acc2__l0a_v28: pl.Tile[[128, 64], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(ta_3, 0, ko__idx_v26, [128, 64], target_memory=pl.Mem.Left)
+                acc2__l0b_v29: pl.Tile[[64, 128], pl.FP16, pl.Mem.Right] = pl.tile.extract(tb_3, ko__idx_v26, 0, [64, 128], target_memory=pl.Mem.Right)
+                acc2__acc_v30: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc2__iter_v27, acc2__l0a_v28, acc2__l0b_v29, kb_3 == 0 and ko__idx_v26 == 0)
+                acc2__rv_v31: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__acc_v30)
+            acc__ssa_v0_3: pl.Tile[[128, 128], pl.FP32, pl.Mem.Acc] = pl.yield_(acc2__rv_v31)
+        c2__out_v7: pl.Tensor[[256, 256], pl.FP32] = pl.tile.store(acc__ssa_v0_3, [128, 128], c2__out_v5)
+        return c2__out_v7
+
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, a: pl.Tensor[[256, 256], pl.FP16], b: pl.Tensor[[256, 256], pl.FP16], c: pl.Out[pl.Tensor[[256, 256], pl.FP32]]) -> pl.Tensor[[256, 256], pl.FP32]:
+        c__ssa_v1: pl.Tensor[[256, 256], pl.FP32] = self.k(a, b, c)
+        return c__ssa_v1
