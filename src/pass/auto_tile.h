@@ -34,6 +34,8 @@ Expr *at_call(Emit *e, OpId op, Expr **args, int n, MemSpace target);
 /* [rows, cols] window of the left (Left) or right (Right) operand at (r, c). */
 Var *at_extract(Emit *e, bool left, Expr *r, Expr *c, int64_t rows, int64_t cols);
 Var *at_matmul_acc(Emit *e, Expr *acc, Var *sa, Var *sb, Expr *pred);
+/* A Vec left operand moved to Mat once (ExpandMixedKernel lowers the crossing), for the extracts. */
+Expr *at_stage_to_mat(Emit *e, Expr *vec_tile);
 /* tile.create([rows, cols], acc dtype, target_memory=space) bound to a fresh variable. */
 Expr *at_create(Emit *e, int64_t rows, int64_t cols, DType dtype, MemSpace space, const char *suffix);
 

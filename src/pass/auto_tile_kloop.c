@@ -58,6 +58,11 @@ Var *at_matmul_acc(Emit *e, Expr *acc, Var *sa, Var *sb, Expr *pred) {
     return at_bind(e, "acc", at_call(e, OP_TILE_MATMUL_ACC, args, pred ? 4 : 3, MS_NONE));
 }
 
+Expr *at_stage_to_mat(Emit *e, Expr *vec_tile) {
+    Expr *arg = vec_tile;
+    return ir_ref(at_bind(e, "mat", at_call(e, OP_TILE_MOVE, &arg, 1, MS_MAT)));
+}
+
 static Expr *and_pred(Emit *e, Expr *user, Expr *mine) {
     if (!user) return mine;
     return ir_binary(e->ctx->ir, BIN_AND, user, mine);

@@ -122,7 +122,9 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         }
         return true;
     }
-    if (rs != MS_MAT || ls != MS_MAT) return true;   /* Vec operands: not auto-tiled (yet) */
+    /* a Vec right operand cannot feed L0B from L1; a Vec left one is staged to Mat (below) */
+    bool vec_left = ls == MS_VEC && rs == MS_MAT && !bias_form;
+    if (rs != MS_MAT || (ls != MS_MAT && !vec_left)) return true;
     int64_t M = ld[0], K = ld[1], N = rd[1];
     L0TileResult r;
     if (!choose(w, c, M, N, K, &r)) return true;
@@ -137,6 +139,16 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     int64_t mvalid = M;
     if (lv.nvalid == 2 && !ir_is_const_int(lv.valid_shape[0], &mvalid)) mvalid = M;
     Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid };
+    if (vec_left) {
+        if (r.m < M || r.n < N) {
+            pass_hint(w->ctx, c->span, "PH-AT-006",
+                      "matmul output [%lld, %lld] needs an M/N grid (tile %lld x %lld x %lld), which a Vec left operand does not "
+                      "support; left untiled", (long long)M, (long long)N, (long long)r.m, (long long)r.n, (long long)r.k);
+            untiled(w, c, "PH-AT-006", "a Vec left operand with an M/N grid");
+            return true;
+        }
+        e.lhs = at_stage_to_mat(&e, lhs);       /* one Vec -> Mat move before the loop; the extracts read it */
+    }
     Expr *final;
     VarMap m = {0};
     if (bias_form && r.m == M && r.n == N) {
