@@ -19,7 +19,9 @@
 /* stages: product of the pipeline_stages of the user loops around the matmul. LowerPipelineLoops
  * clones such a loop's body once per stage, every L0 buffer included, so each clone gets 1/stages
  * of L0A / L0B / L0C. */
-typedef struct { PassCtx *ctx; Function *f; int64_t stages; } Walk;
+/* force_os: choose an output-stationary tile (no M/N grid), the retry for a matmul whose grid has no
+ * placement; quiet: no hints from that retry. */
+typedef struct { PassCtx *ctx; Function *f; int64_t stages; bool force_os, quiet; } Walk;
 
 static bool static_2d(const Expr *x, int64_t d[2]) {
     return x->type && x->type->kind == TY_TILE && x->type->rank == 2 && ir_type_static_dims(x->type, d);
@@ -63,6 +65,7 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     o.memory_planner = (TileMemoryPlanner)w->ctx->planner;
     o.enable_pypto_l0c_double_buffer = w->ctx->enable_pypto_l0c_double_buffer;
     o.is_matmul_acc = call->call.op == OP_TILE_MATMUL_ACC;
+    o.force_output_stationary = w->force_os;
     L0TileConfig cfg;
     if (call->call.op == OP_TILE_MATMUL_BIAS) {
         const char *why = at_bias_config(w->ctx, call, &o, M, N, K, &cfg);
@@ -75,18 +78,29 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     } else {
         tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
     }
+    if (w->force_os) cfg.min_m = M, cfg.min_n = N;      /* the whole output: a K loop only */
     cfg.l0a_bytes /= w->stages;
     cfg.l0b_bytes /= w->stages;
     cfg.l0c_bytes /= w->stages;
     char err[512];
     if (!tile_choose_l0(&cfg, r, err, sizeof err)) {
+        if (w->quiet) return false;
         pass_hint(w->ctx, call->span, "PH-AT-005", "%s; matmul [%lld, %lld] x [%lld, %lld] left untiled", err,
                   (long long)M, (long long)K, (long long)K, (long long)N);
         untiled(w, call, "PH-AT-005", err);
         return false;
     }
-    if (r->perf_hint[0]) pass_hint(w->ctx, call->span, "PH-AT-008", "%s", r->perf_hint);   /* a fallback tile, still used */
+    if (r->perf_hint[0] && !w->quiet) pass_hint(w->ctx, call->span, "PH-AT-008", "%s", r->perf_hint);   /* a fallback tile, still used */
     return true;
+}
+
+/* The chooser again, output-stationary and silent: a matmul whose M/N grid has no placement (an
+ * accumulating matmul, a result merged at a phi) still gets a K loop when its whole output fits. */
+static bool k_only_retry(Walk *w, Expr *c, int64_t M, int64_t N, int64_t K, L0TileResult *r) {
+    w->force_os = w->quiet = true;
+    bool ok = choose(w, c, M, N, K, r);
+    w->force_os = w->quiet = false;
+    return ok && r->m == M && r->n == N;
 }
 
 /* Rewrites l->items[at]; returns how many statements now stand in its place (>= 1). */
@@ -166,6 +180,21 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         int chained = st < 0 && !acc_form && !bias_form ? at_chain_grid(&e, w->f, &r, M, N, K) : 0;
         if (chained > 0) *at = e.at - 1;
         if (chained) return true;
+        L0TileResult os;
+        if (st < 0 && !bias_form && k_only_retry(w, c, M, N, K, &os)) {
+            r = os;                                 /* an output-stationary K loop fits: no grid needed */
+            w->ctx->tiles.data[w->ctx->tiles.len - 1] = (PassTileChoice){ w->f->name, c->span, M, N, K, r.m, r.n, r.k,
+                (int)r.stationarity, r.double_buffer_c, r.os_holds_a, r.estimated_cost_cycles };
+            l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
+            Expr *init = acc_form ? c->call.args[0] : NULL, *upred = acc_form && c->call.nargs == 4 ? c->call.args[3] : NULL;
+            final = at_split_k(&e, at_idx(&e, 0), at_idx(&e, 0), M, N, r.k, K, init, upred);
+            if (!acc_form) final = at_narrow_rows(&e, final, at_idx(&e, 0));
+            ir_varmap_put(&m, x, final);
+            ir_subst_stmts(w->ctx->ir, &w->f->body, &m);
+            ir_varmap_free(&m);
+            *at = e.at - 1;
+            return true;
+        }
         if (st < 0) {
             if (at_already_untiled(w->ctx, c->span)) return true;   /* a split-K chain's own PH-AT-006 */
             pass_hint(w->ctx, c->span, "PH-AT-006",
@@ -231,7 +260,7 @@ bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx) {
     ctx->counter = 0;
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
-        Walk w = { ctx, p->funcs[i], 1 };
+        Walk w = { ctx, p->funcs[i], 1, false, false };
         AtDbcLoops *user_loops = at_dbc_collect(ctx, p->funcs[i]);
         if (!walk_list(&w, &p->funcs[i]->body) || !at_chain_check(ctx, p->funcs[i])) return false;
         at_pipeline_dbc(ctx, p->funcs[i], user_loops);

@@ -301,6 +301,21 @@ static void reject(PassCtx *ctx, Function *f, const Chain *ch, const char *why) 
 }
 
 /* The reduction call of a loop that looks like a chain, for the span of a rejection. */
+/* Whether the store's destination and a load's source are one buffer: the grid interleaves stores
+ * with reloads, which the untiled chain (all loads before the one store) does not. */
+static bool output_is_operand(PassCtx *ctx, Function *f, const Chain *ch) {
+    Expr *out = assign_call(ch->store, OP_TILE_STORE)->call.args[2];
+    Expr *srcs[2] = { assign_call(ch->lload, OP_TILE_LOAD)->call.args[0], assign_call(ch->rload, OP_TILE_LOAD)->call.args[0] };
+    if (out->kind != EX_VAR) return true;
+    PassAliases a;
+    pass_aliases_build(ctx, &f->body, &a);
+    Var *root = pass_alias_root(&a, out->var);
+    bool same = false;
+    for (int k = 0; k < 2; k++) same |= srcs[k]->kind != EX_VAR || pass_alias_root(&a, srcs[k]->var) == root;
+    pass_aliases_free(&a);
+    return same;
+}
+
 static Expr *any_reduction(StmtList *b) {
     for (int i = 0; i < b->len; i++) {
         Stmt *s = b->items[i];
@@ -320,6 +335,9 @@ int at_split_k_chain(PassCtx *ctx, Function *f, StmtList *l, int *at, int64_t st
         ctx->target->capacity[MS_ACC] / total)
         return 0;                        /* fits: the per-call tiling K-tiles the reduction */
     if (!why) why = match_body(&ch);
+    if (!why && output_is_operand(ctx, f, &ch))
+        why = "its output tensor is also an operand's source: each sub-tile's K loop would reload what an earlier "
+              "sub-tile already stored";
     if (why) {
         if (!ch.red) ch.red = any_reduction(&ch.loop->for_.body);
         reject(ctx, f, &ch, why);

@@ -78,6 +78,7 @@
     X(MM_AUTO,      "mm_auto",      1, "tile-level pl.tile.matmul of whole Mat operands (AutoTileMatmulL0 tiles it)") \
     X(MM_BIAS,      "mm_bias",      1, "pl.tile.matmul_bias with a [1, N] bias (FP32 / INT32)")         \
     X(SPLITK,       "splitk",       1, "split-K chains: tile.create in Acc, pl.pipeline of K chunks, one store (both spellings)") \
+    X(MM_CHAIN,     "mm_chain",     1, "chained matmuls in one kernel: c = a @ b; cb = pl.tile.cast(c, FP16, mode=rint); d = cb @ e") \
     X(USER_PIPE,    "user_pipe",    1, "a user pl.pipeline(stage=2..4) over N blocks: stationary Left, per-iteration Right extract (L0C double buffer, eligible and not)")
 
 typedef enum {
@@ -118,8 +119,9 @@ typedef enum { PF_MM_SUGAR, PF_MM_ASSEMBLE, PF_MM_TILE } PfMMStyle;
  * pl.tile.matmul of whole Mat operands; BIAS — pl.tile.matmul_bias of them; SPLITK — tile.create in
  * Acc, a pl.pipeline over the K chunks (predicated matmul_acc, or the peeled if), one store; PIPE —
  * a user pl.pipeline(stage=stages) over N blocks of nb: the Left panel once, a Right extract, a matmul
- * and a store per iteration. */
-typedef enum { PF_TF_MANUAL, PF_TF_AUTO, PF_TF_BIAS, PF_TF_SPLITK, PF_TF_PIPE } PfTileForm;
+ * and a store per iteration; CHAIN — c = a @ b ([M, n1]), cast to FP16 with mode="rint", d = c @ e
+ * ([n1, N] FP16 tensor `extra`). */
+typedef enum { PF_TF_MANUAL, PF_TF_AUTO, PF_TF_BIAS, PF_TF_SPLITK, PF_TF_PIPE, PF_TF_CHAIN } PfTileForm;
 
 /* One matmul: dst[dr:dr+M, dc:dc+N] (=|+=) a[ar:ar+M, ak:ak+K] @ b[bk:bk+K, bc:bc+N]. */
 typedef struct PfMM {
@@ -135,7 +137,9 @@ typedef struct PfMM {
     bool peeled;                  /* SPLITK: the `if kb == 0: matmul else: matmul_acc` spelling */
     int8_t stages;                /* PIPE: stage= */
     int64_t nb;                   /* PIPE: N block per iteration (N = nb * blocks) */
-    int bias;                     /* BIAS: the [1, N] bias tensor (accumulator dtype), else -1 */
+    int bias;                     /* BIAS: the [1, N] bias tensor (accumulator dtype); CHAIN: the FP16 [n1, N]
+                                     second operand; else -1 */
+    int64_t n1;                   /* CHAIN: the intermediate's columns */
 } PfMM;
 
 /* ---- vector blocks (progfuzz_vec.c: the op table and value ranges; progfuzz_gen_vec.c) ----
@@ -245,6 +249,14 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen);
 int pf_count_mm(const PfProgram *p);          /* matmuls and vector blocks */
 /* The bias tensor of a matmul_bias spelling, else -1. */
 static inline int pf_mm_bias(const PfMM *m) { return m->style == PF_MM_TILE && m->tform == PF_TF_BIAS ? m->bias : -1; }
+/* The extra tensor a TILE spelling reads (the bias, or the chained matmul's second operand), else -1;
+ * *rows / *cols: its window. */
+static inline int pf_mm_extra(const PfMM *m, int64_t *rows, int64_t *cols) {
+    if (m->style != PF_MM_TILE || (m->tform != PF_TF_BIAS && m->tform != PF_TF_CHAIN)) return -1;
+    *rows = m->tform == PF_TF_BIAS ? 1 : m->n1;
+    *cols = m->N;
+    return m->bias;
+}
 
 /* progfuzz_vec.c: the vector op table and value ranges (see there). */
 typedef enum { PF_VK_LOAD, PF_VK_FULL, PF_VK_EXPANDS, PF_VK_FILLPAD, PF_VK_BINARY, PF_VK_SCALAR, PF_VK_UNARY,

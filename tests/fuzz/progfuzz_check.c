@@ -114,7 +114,8 @@ static void collect(const PfProgram *p, int si, Uses *u) {
     }
     if (s->kind == PF_S_MM) {
         u->rd[s->mm.a] = u->rd[s->mm.b] = true;
-        if (pf_mm_bias(&s->mm) >= 0) u->rd[s->mm.bias] = true;
+        int64_t er, ec;
+        if (pf_mm_extra(&s->mm, &er, &ec) >= 0) u->rd[s->mm.bias] = true;
         u->wr[s->mm.dst] = true;
         if (s->mm.atomic) u->natomic[s->mm.dst]++;
         else u->nplain[s->mm.dst]++;
@@ -191,23 +192,39 @@ static void check_mm(Check *c, const PfMM *m) {
     if (c->region_of_write[m->dst] == -1) c->region_of_write[m->dst] = c->region;
     else if (c->region_of_write[m->dst] != c->region) c->region_of_write[m->dst] = -2;
     access(c, m->a, m->ar, m->ak, m->M, m->K, false);
-    access(c, m->b, m->bk, m->bc, m->K, m->N, false);
+    access(c, m->b, m->bk, m->bc, m->K, m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN ? m->n1 : m->N, false);
     access(c, m->dst, m->dr, m->dc, m->M, m->N, true);
-    int bias = pf_mm_bias(m);
-    if (m->style == PF_MM_TILE && m->tform == PF_TF_BIAS && bias < 0) fail(c, "%sa biased matmul without a bias %lld", "", 0);
-    if (bias >= 0) {
+    int64_t er = 0, ec = 0;
+    int bias = pf_mm_extra(m, &er, &ec);
+    if (m->style == PF_MM_TILE && (m->tform == PF_TF_BIAS || m->tform == PF_TF_CHAIN) && bias < 0)
+        fail(c, "%sa biased or chained matmul without its extra tensor %lld", "", 0);
+    if (bias >= 0 && m->tform == PF_TF_CHAIN) {
+        if (p->t[bias].dt != DT_FP16 || p->t[bias].dir == PF_OUT || m->in_dt == DT_INT8) fail(c, "%sbad chained operand %lld", "", bias);
+        if (p->t[bias].dir == PF_LOCAL && !c->produced[bias]) fail(c, "%sreads local %lld before it is written", "", bias);
+        c->ever_read[bias] = true;
+        if (p->t[bias].nz && m->n1 % 16) c->nz_misaligned[bias] = true;
+        access(c, bias, (PfOff){ -1, 0, 0 }, (PfOff){ -1, 0, 0 }, er, ec, false);
+        if (m->n1 % 16 || m->K % 16 || m->M % 16) fail(c, "%sa chained matmul needs whole fractals (n1 %lld)", "", m->n1);
+    } else if (bias >= 0) {
         if (p->t[bias].dt != acc_dtype(m->in_dt) || p->t[bias].dir == PF_OUT || p->t[bias].nz) fail(c, "%sbad bias tensor %lld", "", bias);
         if (p->t[bias].dir == PF_LOCAL && !c->produced[bias]) fail(c, "%sreads local %lld before it is written", "", bias);
         c->ever_read[bias] = true;
         c->nz_misaligned[bias] = true;
         access(c, bias, (PfOff){ -1, 0, 0 }, (PfOff){ -1, 0, 0 }, 1, m->N, false);
-        if (m->M % 16 || m->N % 16 || m->K % 16 || m->N * 4 > 1024) fail(c, "%sbias window of N %lld not legal", "", m->N);
+        int64_t nal = m->in_dt == DT_INT8 ? 32 : 16;
+        if (m->M % 16 || m->N % nal || m->K % nal || m->N * 4 > 1024) fail(c, "%sbias window of N %lld not legal", "", m->N);
     }
     if (m->style == PF_MM_TILE && m->tform == PF_TF_PIPE &&
         (m->nb < 16 || m->nb % 16 || m->N % m->nb || m->stages < 2 || m->M % 16 || m->K % 16))
         fail(c, "%sbad user pipeline over N %lld", "", m->N);
     if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && (m->kchunks < 2 || m->M % 16 || m->N % 16))
         fail(c, "%sbad split-K chain %lld", "", m->K);
+    /* a chain over L0C is M/N-tiled only when its operands are plain GM -> Mat panel loads (ND) */
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && m->M * m->N * 4 > 32768 && (p->t[m->a].nz || p->t[m->b].nz))
+        fail(c, "%sa split-K chain over L0C with an NZ operand %lld", "", m->K);
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN &&
+        (m->M * m->n1 * 4 > 65536 || (m->M * m->K + m->K * m->n1) * dtype_bytes(m->in_dt) > 65536))
+        fail(c, "%sa chained intermediate over half of L0C %lld", "", m->n1);
     if (m->style == PF_MM_TILE) {       /* the loads are K chunks: whole fractals per chunk too */
         int64_t kc = m->K / (m->kchunks > 0 ? m->kchunks : 1), c0 = 32 / dtype_bytes(m->in_dt);
         if (p->t[m->a].nz && kc % c0) c->nz_misaligned[m->a] = true;
@@ -485,7 +502,8 @@ static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_M
     }
     if (s->kind == PF_S_MM) {
         dep[s->mm.dst][s->mm.a] = dep[s->mm.dst][s->mm.b] = true;
-        if (pf_mm_bias(&s->mm) >= 0) dep[s->mm.dst][s->mm.bias] = true;
+        int64_t er, ec;
+        if (pf_mm_extra(&s->mm, &er, &ec) >= 0) dep[s->mm.dst][s->mm.bias] = true;
         return;
     }
     for (int i = 0; i < s->nbody; i++) loop_edges(p, s->body[i], dep);

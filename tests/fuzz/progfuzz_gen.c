@@ -154,12 +154,13 @@ static int pick_operand(Gen *g, DType dt, int64_t rows, int64_t cols, PfOff *r, 
  * whose L0 buffers (Left once, Right per stage, two accumulators) fit L0. */
 static void gen_tile_form(Gen *g, PfMM *mm) {
     int esz = dtype_bytes(mm->in_dt);
-    PfTileForm forms[4];
+    PfTileForm forms[5];
     int nf = 0;
     if (on(g, PF_F_MM_AUTO)) forms[nf++] = PF_TF_AUTO;
     if (on(g, PF_F_MM_BIAS)) forms[nf++] = PF_TF_BIAS;
     if (on(g, PF_F_SPLITK)) forms[nf++] = PF_TF_SPLITK;
     if (on(g, PF_F_USER_PIPE)) forms[nf++] = PF_TF_PIPE;
+    if (on(g, PF_F_MM_CHAIN) && mm->in_dt != DT_INT8) forms[nf++] = PF_TF_CHAIN;
     if (nf == 0 || pf_chance(g, 40)) return;            /* MANUAL */
     mm->tform = (int8_t)forms[pf_rint(g, nf)];
     int64_t kal = mm->in_dt == DT_INT8 ? 32 : 16;
@@ -175,17 +176,33 @@ static void gen_tile_form(Gen *g, PfMM *mm) {
         mm->kloop = false;
         break;
     case PF_TF_BIAS:
-        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128 }));
+        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 256, 272 }));
         mm->N = PICK(g, ((int64_t[]){ 16, 32, 64, 96, 128, 160, 256 }));
         mm->K = PICK(g, ((int64_t[]){ 32, 64, 128, 256, 384, 512 }));
+        if (mm->in_dt == DT_INT8 && mm->N % 32) mm->N += 16;       /* whole INT8 Right boxes (16 x 32) */
         while ((mm->M + mm->N) * mm->K * esz > 196608 && mm->K > kal) mm->K = mm->K / 2 / kal * kal;
+        mm->kchunks = 1;
+        mm->kloop = false;
+        break;
+    case PF_TF_CHAIN:
+        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 256, 48 }));
+        mm->n1 = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 256, 80 }));
+        mm->N = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 96 }));
+        mm->K = PICK(g, ((int64_t[]){ 32, 64, 128, 256 }));
+        /* the intermediate within half of L0C: the consumer's own accumulators must fit beside its
+         * buffer (ptoc's bump allocator never subdivides a freed region, docs/fuzzing.md) */
+        while (mm->M * mm->n1 * 4 > 65536 && mm->n1 > 16) mm->n1 /= 2;
+        /* the producer's operands within half of L0A / L0B for the same reason */
+        while ((mm->M * mm->K * esz > 32768 || mm->K * mm->n1 * esz > 32768) && mm->K > 32) mm->K /= 2;
+        while (mm->M * mm->K * esz + mm->K * mm->n1 * esz + mm->n1 * mm->N * 2 + mm->M * mm->n1 * 2 > 196608 && mm->K > 32) mm->K /= 2;
         mm->kchunks = 1;
         mm->kloop = false;
         break;
     case PF_TF_SPLITK: {
         int64_t kc = PICK(g, ((int64_t[]){ 32, 64, 128 }));
-        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128 }));
-        mm->N = PICK(g, ((int64_t[]){ 16, 32, 64, 96, 128 }));
+        mm->M = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 256, 192 }));
+        mm->N = PICK(g, ((int64_t[]){ 16, 32, 64, 96, 128, 256, 208 }));
+        while ((mm->M + mm->N) * kc * esz * 2 > 196608 && kc > 32) kc /= 2;
         mm->kchunks = 2 + (int)pf_rint(g, 3);
         mm->K = kc * mm->kchunks;
         mm->kloop = false;
@@ -332,8 +349,8 @@ static int gen_mm(Gen *g, int block_var) {
     mm.a = pick_operand(g, mm.in_dt, mm.M, mm.K, &mm.ar, &mm.ak);
     mm.b = pick_operand(g, mm.in_dt, mm.K, mm.N, &mm.bk, &mm.bc);
     if (mm.a < 0 || mm.b < 0) return -1;
-    if (mm.style == PF_MM_TILE && mm.tform == PF_TF_BIAS) {
-        mm.bias = pf_new_tensor(g, acc_dtype(mm.in_dt), PF_IN);
+    if (mm.style == PF_MM_TILE && (mm.tform == PF_TF_BIAS || mm.tform == PF_TF_CHAIN)) {
+        mm.bias = pf_new_tensor(g, mm.tform == PF_TF_BIAS ? acc_dtype(mm.in_dt) : DT_FP16, PF_IN);
         if (mm.bias < 0) return -1;
         p->t[mm.bias].nz = false;
         p->t[mm.bias].pad_r = 0;

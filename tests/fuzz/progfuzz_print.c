@@ -172,6 +172,18 @@ static void print_tile_form(Pr *pr, int si, const PfMM *m, int ind) {
             sb_printf(&pr->sb, "%s = pl.tile.matmul_bias(%s, %s, %s)\n", res, n1, n2, n3);
         }
         break;
+    case PF_TF_CHAIN:
+        mat_load(pr, n1, m->a, m->ar, 0, NULL, 0, m->ak, 0, NULL, 0, m->M, m->K, ind);
+        mat_load(pr, n2, m->b, m->bk, 0, NULL, 0, m->bc, 0, NULL, 0, m->K, m->n1, ind);
+        sprintf(n3, "me%d", si);
+        mat_load(pr, n3, m->bias, none, 0, NULL, 0, none, 0, NULL, 0, m->n1, m->N, ind);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "c%d = pl.tile.matmul(%s, %s)\n", si, n1, n2);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "cb%d = pl.tile.cast(c%d, pl.FP16, mode=\"rint\")\n", si, si);
+        sb_indent(&pr->sb, ind);
+        sb_printf(&pr->sb, "%s = pl.tile.matmul(cb%d, %s)\n", res, si, n3);
+        break;
     case PF_TF_SPLITK: {
         int64_t kc = m->K / m->kchunks;
         sprintf(kv, "kb%d", si);
@@ -492,7 +504,8 @@ static void region_uses(const PfProgram *p, int si, bool *rd, bool *wr, bool *at
     if (s->kind == PF_S_MM) {
         const PfMM *m = &s->mm;
         rd[m->a] = rd[m->b] = wr[m->dst] = true;
-        if (m->bias >= 0 && m->style == PF_MM_TILE && m->tform == PF_TF_BIAS) rd[m->bias] = true;
+        int64_t er, ec;
+        if (pf_mm_extra(m, &er, &ec) >= 0) rd[m->bias] = true;
         if (m->atomic) atomic[m->dst] = true;
         const PfOff *o[] = { &m->ar, &m->ak, &m->bk, &m->bc, &m->dr, &m->dc };
         for (int i = 0; i < 6; i++) if (o[i]->var >= 0) vars[o[i]->var] = true;

@@ -210,6 +210,7 @@ PfRange pf_mm_range(const PfMM *m, PfRange a, PfRange b) {
     if (m->atomic) return (PfRange){ -1e30, 1e30, fl };
     double ma = fmax(fabs(a.lo), fabs(a.hi)), mb = fmax(fabs(b.lo), fabs(b.hi));
     double x = ma * mb * (double)m->K + (pf_mm_bias(m) >= 0 ? 8 : 0);   /* a bias: FP32 in [-1, 1), INT32 in [-8, 7] */
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN) x *= (double)m->n1;   /* times an FP16 operand in [-1, 1) */
     return (PfRange){ -x, x, fl || a.approx || b.approx };
 }
 
