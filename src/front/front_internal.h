@@ -66,6 +66,7 @@ typedef struct Parser {
     VEC(Sym) consts;                   /* module-level integer constants */
     VEC(const char *) variables;       /* user form: names assigned twice, or inside if/for/while: never
                                           compile-time constants (their value depends on control flow) */
+    const FrontBinding *binding;       /* the specialisation being parsed (NULL = none) */
 } Parser;
 
 /* token helpers (parse.c) */

@@ -266,11 +266,13 @@ static Program *select_and_parse(Parser *p, Scan *s, const char *entry) {
     return front_parse_jit(p, p->pos) ? p->prog : NULL;
 }
 
-Program *front_parse(IrCtx *c, const SrcFile *src, const char *entry) {
+Program *front_parse(IrCtx *c, const SrcFile *src, const char *entry) { return front_parse_bound(c, src, entry, NULL); }
+
+Program *front_parse_bound(IrCtx *c, const SrcFile *src, const char *entry, const FrontBinding *b) {
     TokVec toks = { 0 };
     int errors_before = c->diag->nerrors;
     if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return NULL; }
-    Parser p = { .c = c, .src = src, .toks = toks.data, .ntoks = toks.len };
+    Parser p = { .c = c, .src = src, .toks = toks.data, .ntoks = toks.len, .binding = b };
     Scan s = { 0 };
     scan_top(&p, &s);
     Program *prog = select_and_parse(&p, &s, entry);
