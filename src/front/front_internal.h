@@ -128,6 +128,15 @@ bool front_not_yet_supported(Parser *p, const char *dotted, Span sp);
 /* vector-op user forms (sugar_vec.c): scalar forms, literal typing, promotion casts, broadcasts */
 bool front_vec_rewrite(Parser *p, Expr *call);
 
+/* operation parameter lists (call_sig.c, language.md §2): binds a call's positional and keyword
+ * arguments to the op's user parameters and rewrites it into the IR form (operands + options);
+ * ops without a list are left as parsed. front_bind_signature does it for an explicit list
+ * (see call_sig.c for the notation); `what` names the operation in messages. */
+const char *front_call_signature(const char *op_name);
+bool front_bind_call(Parser *p, Expr *call);
+bool front_bind_signature(Parser *p, Expr *call, const char *what, const char *sig);
+Expr *front_attr_to_expr(Parser *p, const AttrVal *v);                    /* a keyword value as an operand */
+
 /* top level (parse.c, parse_func.c) */
 void front_skip_statement(Parser *p);                 /* one statement, with its indented block */
 const char *front_read_decorator(Parser *p, int *args_pos);   /* at '@'; args_pos: '(' or -1 */

@@ -120,6 +120,17 @@ bool front_parse_call_args(Parser *p, Expr *call) {
             }
         } else {
             if (seen_kw) { front_error(p, t->span, "positional argument after keyword arguments"); break; }
+            if ((t->kind == TK_STRING || front_is_name(p, "None")) && (front_is_op_at(p, 1, ",") || front_is_op_at(p, 1, ")"))) {
+                /* pl.cast(x, pl.FP16, "rint"), pl.load(x, o, s, None, ...): an option value by position */
+                front_next(p);
+                Expr *e = ARENA_NEW(p->c->arena, Expr);
+                e->kind = EX_ENUM;
+                e->enm = t->kind == TK_STRING ? ir_av_str(t->text) : ir_av_enum(front_intern(p, "None"));
+                e->span = t->span;
+                vec_push(&args, e);
+                if (!front_accept_op(p, ",")) break;
+                continue;
+            }
             Expr *e = front_parse_expr(p);
             if (!e) break;
             vec_push(&args, e);
@@ -137,6 +148,7 @@ bool front_parse_call_args(Parser *p, Expr *call) {
 bool front_finish_call(Parser *p, Expr *call) {
     if (p->failed) return false;
     if (call->call.op != OP_NONE) {
+        if (!front_bind_call(p, call)) return false;
         const OpInfo *info = ir_op_info(call->call.op);
         for (int i = 0; i < call->call.nargs; i++)
             if (call->call.args[i]->kind == EX_TUPLE && call->call.args[i]->tuple.n > 8) {

@@ -4,8 +4,8 @@
  * Requires: parse_expr.c (call arguments, call validation), parse.c (tokens).
  * Produces: op calls typed by ir_deduce_call. Dispatch: a Tensor first operand selects tensor.<op>,
  * a Tile selects tile.<op>; when only one of the two exists it is used (pl.load -> tile.load);
- * pl.create_tensor -> tensor.create, pl.create_tile -> tile.create. pl.load with three arguments
- * gets valid_shape = shapes. Slices need static sizes; steps, scalar indices and negative indices
+ * pl.create_tensor -> tensor.create, pl.create_tile -> tile.create; the arguments are then bound
+ * to the op's parameter list (call_sig.c: keywords, defaults such as valid_shape = shapes). Slices need static sizes; steps, scalar indices and negative indices
  * are rejected with a hint. */
 #include "front/front_internal.h"
 
@@ -110,13 +110,6 @@ Expr *front_sugar_call(Parser *p, const char *dotted, Span sp) {
     }
     if (!front_parse_call_args(p, call)) return NULL;
     call->call.op = dispatch(name, call);
-    if (call->call.op == OP_TILE_LOAD && call->call.nargs == 3) {     /* valid_shape defaults to the shapes */
-        Expr **a = ARENA_ARRAY(p->c->arena, Expr *, 4);
-        memcpy(a, call->call.args, sizeof(Expr *) * 3);
-        a[3] = a[2];
-        call->call.args = a;
-        call->call.nargs = 4;
-    }
     return front_finish_call(p, call) ? call : NULL;
 }
 

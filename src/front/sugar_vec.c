@@ -11,9 +11,9 @@
  *     casts (mode round);
  *   - a [M, 1] or [1, N] operand of add/sub/mul/div/maximum/minimum becomes a row/col expand op;
  *     with the vector on the left of sub/div the vector is first expanded to the full shape, so the
- *     result is lhs - rhs / lhs / rhs (decision 2, not upstream's sign flip);
- *   - keyword forms: cast(x, target_type=..), full(shape, dtype=.., value=..), row_sum(t, tmp_tile=..)
- *     become positional. */
+ *     result is lhs - rhs / lhs / rhs (decision 2, not upstream's sign flip).
+ * Keyword forms (cast(x, target_type=..), full(shape, dtype=.., value=..)) were bound before, by
+ * call_sig.c. */
 #include "front/front_internal.h"
 
 #include <string.h>
@@ -25,48 +25,6 @@ static OpId sibling(OpId op, const char *short_name) {
     char buf[64];
     snprintf(buf, sizeof buf, "%s.%s", (ir_op_info(op)->flags & OPF_TENSOR) ? "tensor" : "tile", short_name);
     return ir_op_lookup(buf);
-}
-
-static Expr *attr_to_expr(Parser *p, const AttrVal *v) {
-    switch (v->kind) {
-    case AV_INT: return ir_const_int(p->c, v->i, DT_INDEX);
-    case AV_FLOAT: return ir_const_float(p->c, v->f, DT_FP32);
-    case AV_BOOL: return ir_const_bool(p->c, v->i != 0);
-    case AV_EXPR: return v->expr;
-    case AV_LIST: {                                    /* shape=[8, 32], valid_shape=[5, n] */
-        Expr **items = ARENA_ARRAY(p->c->arena, Expr *, v->nitems ? v->nitems : 1);
-        for (int k = 0; k < v->nitems; k++)
-            if (!(items[k] = attr_to_expr(p, &v->items[k]))) return NULL;
-        return ir_tuple(p->c, items, v->nitems);
-    }
-    case AV_DTYPE: {
-        Expr *e = ARENA_NEW(p->c->arena, Expr);
-        e->kind = EX_ENUM;
-        e->enm = *v;
-        return e;
-    }
-    default: return NULL;
-    }
-}
-
-/* Moves keyword arguments `names` (in order) to the positional list when they are present. */
-static bool keywords_to_positional(Parser *p, Expr *call, const char *const *names, int first_index) {
-    for (int k = 0; names[k]; k++) {
-        const AttrVal *v = ir_attr_get(&call->call.kwargs, names[k]);
-        if (!v) continue;
-        if (call->call.nargs != first_index + k) {
-            front_error(p, call->span, "%s: '%s' is given both by position and by keyword", ir_op_info(call->call.op)->name, names[k]);
-            return false;
-        }
-        Expr *e = attr_to_expr(p, v);
-        if (!e) { front_error(p, call->span, "%s: unexpected value for '%s'", ir_op_info(call->call.op)->name, names[k]); return false; }
-        Expr **args = ARENA_ARRAY(p->c->arena, Expr *, call->call.nargs + 1);
-        if (call->call.nargs) memcpy(args, call->call.args, sizeof(Expr *) * (size_t)call->call.nargs);
-        args[call->call.nargs++] = e;
-        call->call.args = args;
-        ir_attr_remove(&call->call.kwargs, names[k]);
-    }
-    return true;
 }
 
 /* §2.2: equal -> it; one float -> the float; wider wins; equal-width ints -> the signed one;
@@ -194,25 +152,6 @@ static bool broadcast_form(Parser *p, Expr *call) {
     return true;                                         /* deduction reports the shapes */
 }
 
-/* fillpad(x, pad) / fillpad_expand(x, shape, pad) / fillpad_inplace(x, pad): a positional pad
- * value (pl.PadValue.min) becomes the pad_value keyword. */
-static bool pad_value_to_keyword(Parser *p, Expr *call, int at) {
-    if (call->call.nargs != at + 1) return true;
-    Expr *e = call->call.args[at];
-    if (ir_attr_get(&call->call.kwargs, "pad_value")) {
-        front_error(p, call->span, "%s: 'pad_value' is given both by position and by keyword", ir_op_info(call->call.op)->name);
-        return false;
-    }
-    if (e->kind != EX_ENUM || (e->enm.kind != AV_ENUM && e->enm.kind != AV_STR)) {
-        front_error(p, e->span, "%s: the pad value must be pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min",
-                    ir_op_info(call->call.op)->name);
-        return false;
-    }
-    ir_attr_set(p->c, &call->call.kwargs, "pad_value", e->enm);
-    call->call.nargs = at;
-    return true;
-}
-
 static bool promote_operands(Parser *p, Expr *call, int i, int j) {
     Expr **a = call->call.args;
     if (!is_shaped(a[i]) || !is_shaped(a[j]) || a[i]->type->dtype == a[j]->type->dtype) return true;
@@ -221,11 +160,6 @@ static bool promote_operands(Parser *p, Expr *call, int i, int j) {
 }
 
 bool front_vec_rewrite(Parser *p, Expr *call) {
-    static const char *const cast_kw[] = { "target_type", NULL }, *const full_kw[] = { "shape", "dtype", "value", NULL };
-    static const char *const tmp_kw[] = { "tmp_tile", NULL }, *const expands_kw[] = { "scalar", NULL };
-    static const char *const slice_kw[] = { "shape", "offset", "valid_shape", NULL };
-    const char *const *shape_kw = ir_vec_kind(call->call.op) == VK_FILLPAD_EXPAND ? (const char *const[]){ "shape", NULL }
-                                                                                 : (const char *const[]){ NULL };
     VecKind k = ir_vec_kind(call->call.op);
     const OpInfo *info = ir_op_info(call->call.op);
     if ((info->flags & OPF_TILE) && (k == VK_BINARY || k == VK_SCALAR) && info->min_args == 3 && call->call.nargs == 2) {
@@ -236,14 +170,7 @@ bool front_vec_rewrite(Parser *p, Expr *call) {
         return false;
     }
     switch (k) {
-    case VK_CAST: return keywords_to_positional(p, call, cast_kw, 1);
-    case VK_FULL: return keywords_to_positional(p, call, full_kw, 0);
-    case VK_ROW_REDUCE: case VK_COL_REDUCE: case VK_ROW_ARG: case VK_COL_ARG: return keywords_to_positional(p, call, tmp_kw, 1);
-    case VK_FILLPAD: case VK_FILLPAD_EXPAND:
-        return keywords_to_positional(p, call, shape_kw, 1) && pad_value_to_keyword(p, call, k == VK_FILLPAD ? 1 : 2);
-    case VK_SLICE: return keywords_to_positional(p, call, slice_kw, 1);
     case VK_EXPANDS:
-        if (!keywords_to_positional(p, call, expands_kw, 1)) return false;
         if (call->call.nargs == 2 && is_shaped(call->call.args[0]) && is_scalar(call->call.args[1]))
             call->call.args[1] = retype_literal(p, call->call.args[1], call->call.args[0]->type->dtype);
         return true;
