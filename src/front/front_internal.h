@@ -110,6 +110,8 @@ AttrVal front_expr_to_attr(Expr *e);
 /* types (parse_type.c) */
 /* "pl.Mem.Vec" / "pl.MemorySpace.Vec" (the long name, language.md) -> "Vec"; NULL otherwise */
 const char *front_mem_space_name(const char *dotted);
+/* "pl.ND" / "pl.TensorLayout.ND" (language.md §1.5) -> "ND" (also DN, NZ, MX_A_ZZ, MX_B_NN); NULL otherwise */
+const char *front_tensor_layout_name(const char *dotted);
 Type *front_parse_type(Parser *p);
 Type *front_parse_param_type(Parser *p, ParamDir *dir);
 Type *front_parse_return_type(Parser *p, int *n, Type ***types);

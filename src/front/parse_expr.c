@@ -200,6 +200,12 @@ static Expr *parse_pl_enum(Parser *p, const char *d, Span sp) {
         e->enm = ir_av_mem(m);
         return e;
     }
+    if (front_tensor_layout_name(d)) {                  /* pl.ND == pl.TensorLayout.ND: one spelling in the IR */
+        char buf[64];
+        snprintf(buf, sizeof buf, "pl.TensorLayout.%s", front_tensor_layout_name(d));
+        e->enm = ir_av_enum(front_intern(p, buf));
+        return e;
+    }
     const char *rest = d + 3;
     if (!strchr(rest, '.')) {
         DType dt;
@@ -238,47 +244,47 @@ static Expr *parse_const(Parser *p, Span sp) {
     return with_span(ir_const_int(p->c, iv, dt), sp);
 }
 
-/* pl.min / pl.max / pl.xor / pl.abs / pl.cast on scalars; NULL with !p->failed if not applicable */
+/* pl.min / pl.max / pl.xor / pl.abs / pl.cast on scalars, arguments by position or keyword;
+ * NULL with !p->failed if not applicable (a tensor or tile operand: the op dispatcher reads the
+ * call again). */
 static Expr *parse_scalar_builtin(Parser *p, const char *d, Span sp) {
     bool bin = strcmp(d, "pl.min") == 0 || strcmp(d, "pl.max") == 0 || strcmp(d, "pl.xor") == 0;
     bool abs_ = strcmp(d, "pl.abs") == 0, cast = strcmp(d, "pl.cast") == 0;
     if (!bin && !abs_ && !cast) return NULL;
     int save = p->pos;
-    front_next(p);
-    Expr *a = front_parse_expr(p);
-    if (!a) return NULL;
-    if (!is_scalar(a)) { p->pos = save; return NULL; }       /* a tensor/tile op: let the dispatcher handle it */
-    Expr *r = NULL;
-    if (bin) {
-        if (!front_expect_op(p, ",", "between the two operands")) return NULL;
-        Expr *b = front_parse_expr(p);
-        if (!b) return NULL;
-        r = make_binary(p, d[3] == 'm' ? (d[4] == 'i' ? BIN_MIN : BIN_MAX) : BIN_XOR, a, b, sp);
-    } else if (abs_) r = with_span(ir_unary(p->c, UN_ABS, a, a->type->dtype), sp);
-    else {
-        if (!front_expect_op(p, ",", "before the target dtype")) return NULL;
-        Span dsp;
-        const char *dn = front_parse_dotted(p, &dsp);
-        DType dt;
-        if (!dn || !front_parse_dtype_name(p, dn, dsp, &dt)) return NULL;
-        if (!dtype_is_supported(dt)) {
-            front_error(p, dsp, "pl.cast to %s is not supported by ptoc (scalar types: %s)", dn, DTYPE_SUPPORTED_LIST);
-            return NULL;
-        }
-        r = with_span(ir_unary(p->c, UN_CAST, a, dt), sp);
+    Expr *call = ir_call(p->c, OP_NONE, NULL, 0);
+    call->span = sp;
+    if (!front_parse_call_args(p, call)) return NULL;
+    const Expr *a0 = call->call.nargs ? call->call.args[0] : NULL;
+    const AttrVal *k0 = ir_attr_get(&call->call.kwargs, bin ? "lhs" : "input");
+    if (!a0 && k0 && k0->kind == AV_EXPR) a0 = k0->expr;
+    if (!a0 || !is_scalar(a0)) { p->pos = save; return NULL; }    /* a tensor/tile op: let the dispatcher handle it */
+    if (!front_bind_signature(p, call, d, bin ? "lhs rhs" : abs_ ? "input" : "input target_type")) return NULL;
+    Expr **a = call->call.args;
+    if (bin) return make_binary(p, d[3] == 'm' ? (d[4] == 'i' ? BIN_MIN : BIN_MAX) : BIN_XOR, a[0], a[1], sp);
+    if (!is_scalar(a[0]) || (bin && !is_scalar(a[1]))) { front_error(p, sp, "%s: the operand must be a scalar", d); return NULL; }
+    if (abs_) return with_span(ir_unary(p->c, UN_ABS, a[0], a[0]->type->dtype), sp);
+    if (a[1]->kind != EX_ENUM || a[1]->enm.kind != AV_DTYPE) {
+        front_error(p, a[1]->span.line ? a[1]->span : sp, "pl.cast: the target type must be a dtype such as pl.INT32");
+        return NULL;
     }
-    return front_expect_op(p, ")", "to close the call") ? r : NULL;
+    DType dt = a[1]->enm.dtype;
+    if (!dtype_is_supported(dt)) {
+        front_error(p, a[1]->span.line ? a[1]->span : sp, "pl.cast to pl.%s is not supported by ptoc (scalar types: %s)",
+                    dtype_name(dt), DTYPE_SUPPORTED_LIST);
+        return NULL;
+    }
+    return with_span(ir_unary(p->c, UN_CAST, a[0], dt), sp);
 }
 
 /* pl.dim(t, axis) / pl.tensor.dim: the static extent of a tensor dimension (negative axes count
  * from the end), an INDEX constant (spec/ops.md §4.9; ptoc has no dynamic dimensions). */
-static Expr *parse_dim_call(Parser *p, Span sp) {
-    front_next(p);                                        /* '(' */
-    Expr *t = front_parse_expr(p);
-    if (!t || !front_expect_op(p, ",", "between the tensor and the axis")) return NULL;
-    Span asp = front_peek(p, 0)->span;
-    Expr *ax = front_parse_expr(p);
-    if (!ax || !front_expect_op(p, ")", "to close the call")) return NULL;
+static Expr *parse_dim_call(Parser *p, const char *d, Span sp) {
+    Expr *call = ir_call(p->c, OP_NONE, NULL, 0);
+    call->span = sp;
+    if (!front_parse_call_args(p, call) || !front_bind_signature(p, call, d, "tensor axis")) return NULL;
+    Expr *t = call->call.args[0], *ax = call->call.args[1];
+    Span asp = ax->span.line ? ax->span : sp;
     int64_t a;
     if (!t->type || (t->type->kind != TY_TENSOR && t->type->kind != TY_TILE)) {
         front_error(p, sp, "pl.dim: the first argument must be a tensor or a tile");
@@ -301,7 +307,7 @@ static Expr *parse_pl(Parser *p) {
     if (!d) return NULL;
     if (!front_is_op(p, "(")) return parse_pl_enum(p, d, sp);
     if (strcmp(d, "pl.const") == 0) return parse_const(p, sp);
-    if (strcmp(d, "pl.dim") == 0 || strcmp(d, "pl.tensor.dim") == 0) return parse_dim_call(p, sp);
+    if (strcmp(d, "pl.dim") == 0 || strcmp(d, "pl.tensor.dim") == 0) return parse_dim_call(p, d, sp);
     Expr *b = parse_scalar_builtin(p, d, sp);
     if (b || p->failed) return b;
     static const char *const stmt_only[] = { "pl.yield_", "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_",

@@ -78,6 +78,29 @@ static bool types_agree(Parser *p, Span sp, const char *what, const char *name, 
     return false;
 }
 
+/* The type an annotation gives a value of type vt: pl.Tile[[64, 64], pl.FP32] without a memory
+ * space (language.md §1.3) takes the value's space and view (MS_NONE stays: inferred later); an
+ * explicit space that differs from the value's is an error (an annotation never moves a tile). */
+static bool resolve_annot(Parser *p, Span sp, const char *name, Type **annot, const Type *vt) {
+    Type *a = *annot;
+    if (!a || a->kind != TY_TILE || !vt || vt->kind != TY_TILE) return true;
+    if (a->space == MS_NONE) {
+        if (vt->space == MS_NONE && (a->view || !vt->view)) return true;
+        a = ir_type_copy(p->c, a);
+        a->space = vt->space;
+        if (!a->view) a->view = vt->view;
+        *annot = a;
+        return true;
+    }
+    if (vt->space != MS_NONE && vt->space != a->space) {
+        front_error(p, sp, "'%s' is annotated as a tile in pl.Mem.%s but the value is in pl.Mem.%s; leave the memory space out "
+                    "of the annotation, or move the tile with pl.move(t, target_memory=pl.Mem.%s)", name, memspace_name(a->space),
+                    memspace_name(vt->space), memspace_name(a->space));
+        return false;
+    }
+    return true;
+}
+
 /* ---------------------------------------------------------------- yield */
 /* at 'pl' of pl.yield_( ... ) with the targets already read */
 static bool parse_yield(Parser *p, StmtList *body, YieldCtx *y, const char **names, Span *spans, Type **annots, int n, Span sp) {
@@ -100,7 +123,8 @@ static bool parse_yield(Parser *p, StmtList *body, YieldCtx *y, const char **nam
         return false;
     }
     for (int i = 0; i < n; i++)
-        if (annots[i] && !types_agree(p, spans[i], "the yield target", names[i], annots[i], "the yielded value is", vals[i]->type))
+        if (annots[i] && (!types_agree(p, spans[i], "the yield target", names[i], annots[i], "the yielded value is", vals[i]->type) ||
+                          !resolve_annot(p, spans[i], names[i], &annots[i], vals[i]->type)))
             return false;
     y->seen = true;
     y->yield = push(p, body, ir_yield(p->c, vals, nv), sp);
@@ -158,12 +182,7 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
         sb_free(&b);
         return false;
     }
-    if (annot && annot->kind == TY_TILE && annot->space == MS_NONE && v->type->kind == TY_TILE) {
-        /* pl.Tile[[64, 1], pl.FP32] without a memory space (language.md): the value's space and view */
-        annot = ir_type_copy(p->c, annot);
-        annot->space = v->type->space;
-        if (!annot->view) annot->view = v->type->view;
-    }
+    if (!resolve_annot(p, nsp, name, &annot, v->type)) return false;
     if (annot && v->kind == EX_CALL) v->type = annot;
     Sym *s = front_sym_find(p, name);
     if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var) &&

@@ -219,8 +219,9 @@ static bool shaped_extras(Parser *p, Type *t, ViewSpec *vs) {
         const char *d = front_parse_dotted(p, &sp);
         if (!d) return false;
         if (strcmp(d, "pl.MemRef") == 0) { if (!(t->memref = parse_memref(p))) return false; continue; }
-        if (t->kind == TY_TENSOR && (strcmp(d, "pl.NZ") == 0 || strcmp(d, "pl.DN") == 0 || strcmp(d, "pl.ND") == 0)) {
-            t->layout = d[3] == 'N' && d[4] == 'Z' ? TLAYOUT_NZ : d[3] == 'D' ? TLAYOUT_DN : TLAYOUT_ND;
+        const char *lay = front_tensor_layout_name(d);
+        if (t->kind == TY_TENSOR && lay && (strcmp(lay, "NZ") == 0 || strcmp(lay, "DN") == 0 || strcmp(lay, "ND") == 0)) {
+            t->layout = lay[0] == 'N' && lay[1] == 'Z' ? TLAYOUT_NZ : lay[0] == 'D' ? TLAYOUT_DN : TLAYOUT_ND;
             continue;
         }
         if (t->kind == TY_TILE && front_mem_space_name(d)) {
@@ -362,5 +363,13 @@ Type *front_parse_return_type(Parser *p, int *n, Type ***types) {
 const char *front_mem_space_name(const char *d) {
     if (strncmp(d, "pl.Mem.", 7) == 0) return d + 7;
     if (strncmp(d, "pl.MemorySpace.", 15) == 0) return d + 15;
+    return NULL;
+}
+
+const char *front_tensor_layout_name(const char *d) {
+    if (strncmp(d, "pl.TensorLayout.", 16) == 0) return d + 16;
+    static const char *const short_names[] = { "pl.ND", "pl.DN", "pl.NZ", "pl.MX_A_ZZ", "pl.MX_B_NN", NULL };
+    for (int i = 0; short_names[i]; i++)
+        if (strcmp(d, short_names[i]) == 0) return d + 3;
     return NULL;
 }

@@ -55,11 +55,27 @@ static OpId lookup2(const char *prefix, const char *name) {
     return ir_op_lookup(buf);
 }
 
-static OpId dispatch(const char *name, const Expr *call) {
+/* pl.cast(input=t, ...): the type of the op's first parameter given by keyword (NULL if none) */
+static const Type *first_keyword_type(OpId op, const Expr *call) {
+    const char *sig = op != OP_NONE ? front_call_signature(ir_op_info(op)->name) : NULL;
+    if (!sig) return NULL;
+    char first[32];
+    size_t n = strcspn(sig, " =");
+    if (n >= sizeof first) return NULL;
+    memcpy(first, sig, n);
+    first[n] = 0;
+    const AttrVal *v = ir_attr_get(&call->call.kwargs, first);
+    return v && v->kind == AV_EXPR && v->expr ? v->expr->type : NULL;
+}
+
+static OpId dispatch(const Parser *p, const char *name, const Expr *call) {
     if (strcmp(name, "create_tensor") == 0) return OP_TENSOR_CREATE;
     if (strcmp(name, "create_tile") == 0) return OP_TILE_CREATE;
+    if (strcmp(name, "full") == 0)        /* no operand decides: a kernel function works on tiles */
+        return p->fn && (p->fn->type == FT_INCORE || p->fn->type == FT_AIC || p->fn->type == FT_AIV) ? OP_TILE_FULL : OP_TENSOR_FULL;
     OpId t = lookup2("tensor", name), l = lookup2("tile", name);
-    const Type *a0 = call->call.nargs ? call->call.args[0]->type : NULL;
+    const Type *a0 = call->call.nargs ? call->call.args[0]->type : first_keyword_type(t, call);
+    if (!a0) a0 = first_keyword_type(l, call);
     if (a0 && a0->kind == TY_SCALAR && call->call.nargs > 1)   /* pl.mul(3.0, t): the shaped operand decides */
         a0 = call->call.args[1]->type;
     if (t != OP_NONE && a0 && a0->kind == TY_TENSOR) return t;
@@ -100,7 +116,7 @@ Expr *front_sugar_call(Parser *p, const char *dotted, Span sp) {
     }
     Expr *call = ir_call(p->c, OP_NONE, NULL, 0);
     call->span = sp;
-    OpId probe = dispatch(name, call);
+    OpId probe = dispatch(p, name, call);
     if (probe == OP_NONE) {
         if (front_not_yet_supported(p, dotted, sp)) return NULL;
         const char *s = front_suggest_op(name);
@@ -109,7 +125,7 @@ Expr *front_sugar_call(Parser *p, const char *dotted, Span sp) {
         return NULL;
     }
     if (!front_parse_call_args(p, call)) return NULL;
-    call->call.op = dispatch(name, call);
+    call->call.op = dispatch(p, name, call);
     return front_finish_call(p, call) ? call : NULL;
 }
 
