@@ -115,7 +115,7 @@ bool front_parse_call_args(Parser *p, Expr *call) {
             else {
                 AttrVal v;
                 if (!front_parse_attr_value(p, &v)) break;
-                if (ir_attr_get(&call->call.kwargs, t->text)) { front_error(p, t->span, "option '%s' given twice", t->text); break; }
+                if (ir_attr_get(&call->call.kwargs, t->text)) { front_error(p, t->span, "keyword argument '%s' is given twice", t->text); break; }
                 ir_attr_set(p->c, &call->call.kwargs, t->text, v);
             }
         } else {
