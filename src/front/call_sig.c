@@ -266,8 +266,29 @@ bool front_bind_signature(Parser *p, Expr *call, const char *what, const char *s
     return true;
 }
 
+static bool same_const_tuple(const Expr *a, const Expr *b) {
+    if (a->kind != EX_TUPLE || b->kind != EX_TUPLE || a->tuple.n != b->tuple.n) return false;
+    for (int i = 0; i < a->tuple.n; i++) {
+        int64_t x, y;
+        if (!ir_is_const_int(a->tuple.items[i], &x) || !ir_is_const_int(b->tuple.items[i], &y) || x != y) return false;
+    }
+    return true;
+}
+
+/* A tensor slice's valid_shape: the passes lower a tensor slice to a fully valid window, so only a
+ * valid_shape equal to the shape is accepted (and dropped); a partial one would be silently
+ * computed over the whole window. */
+static bool tensor_slice_valid_shape(Parser *p, Expr *call) {
+    if (call->call.op != OP_TENSOR_SLICE || call->call.nargs < 4) return true;
+    if (same_const_tuple(call->call.args[3], call->call.args[1])) { call->call.nargs = 3; return true; }
+    front_error(p, call->call.args[3]->span.line ? call->call.args[3]->span : call->span,
+                "tensor.slice: a valid_shape smaller than the slice is not supported by ptoc yet; load the window at the tile "
+                "level with pl.load(t, offsets, shapes, valid_shape=[...]) instead");
+    return false;
+}
+
 bool front_bind_call(Parser *p, Expr *call) {
     if (call->call.op == OP_NONE) return true;
     const char *sig = front_call_signature(ir_op_info(call->call.op)->name);
-    return !sig || front_bind_signature(p, call, ir_op_info(call->call.op)->name, sig);
+    return (!sig || front_bind_signature(p, call, ir_op_info(call->call.op)->name, sig)) && tensor_slice_valid_shape(p, call);
 }
