@@ -435,7 +435,7 @@ static const BadCase bad_cases[] = {
     { JIT_HEAD "    c = a[:, 0:128:2]\n", "slice steps are not supported", "bad.py:5:19:" },
     { JIT_HEAD "    c = a[-1:, :]\n", "negative indices are not supported", "bad.py:5:11:" },
     { JIT_HEAD "    c = a[0, :]\n", "indexing a dimension with a scalar is not supported", "bad.py:5:11:" },
-    { JIT_HEAD "    c = pl.matmul(a, b, out_dtype=pl.FP32, foo=1)\n", "tensor.matmul has no option 'foo'", "bad.py:5:9:" },
+    { JIT_HEAD "    c = pl.matmul(a, b, out_dtype=pl.FP32, foo=1)\n", "tensor.matmul has no parameter 'foo' (parameters: lhs, rhs, out_dtype=None", "bad.py:5:44:" },
     { JIT_HEAD "    with pl.at(level=pl.Level.CORE_GROUP):\n    c = 1\n", "expected an indented block", "bad.py:6:5:" },
     { JIT_HEAD "    x = 1 < 2 < 3\n", "chained comparisons are not supported", "bad.py:5:15:" },
     { JIT_HEAD "    c = a + b\n", "operator '+' needs scalar operands", "bad.py:5:11:" },
