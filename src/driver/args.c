@@ -154,6 +154,7 @@ bool drv_check_args(DrvSession *s) {
         int k = 0;
         for (; k < s->nparams && !p; k++)
             if (!strcmp(s->params[k].name, a->name)) p = &s->params[k];
+        if (!p && a->kind != FA_TENSOR) continue;    /* a scalar substituted (and dropped) by the front end */
         if (!p) {
             StrBuf names = {0};
             for (int j = 0; j < s->nparams; j++) sb_printf(&names, "%s%s", j ? ", " : "", s->params[j].name);

@@ -122,7 +122,7 @@ Type *front_bind_param(Parser *p, const char *name, Span sp, Type *t, ParamDir d
 }
 
 /* A bound scalar parameter: upstream substitutes the Python value as a literal wherever the
- * parameter is read; the parameter stays in the signature. Integers become compile-time
+ * parameter is read (and keeps the parameter, which ptoc drops: see drop_param). Integers become compile-time
  * constants (usable in shapes), floats and booleans literals of the parameter's dtype. */
 static bool bind_scalar(Parser *p, Var *v, const FrontArg *a) {
     Sym *s = front_sym_find(p, v->name);
@@ -145,14 +145,18 @@ static bool bind_scalar(Parser *p, Var *v, const FrontArg *a) {
     return true;
 }
 
+/* Removes parameter i: ptoc's runtime passes tensors only to an entry, and the substituted
+ * parameter is never read. */
+static void drop_param(Function *f, int i) {
+    int rest = f->params.len - i - 1;
+    memmove(&f->params.items[i], &f->params.items[i + 1], sizeof(Var *) * (size_t)rest);
+    if (f->param_dirs) memmove(&f->param_dirs[i], &f->param_dirs[i + 1], sizeof(ParamDir) * (size_t)rest);
+    f->params.len--;
+}
+
 bool front_bind_scalars(Parser *p, Function *f) {
     const FrontBinding *b = p->binding;
-    for (int i = 0; b && i < f->params.len; i++) {
-        Var *v = f->params.items[i];
-        const FrontArg *a = find_arg(b, v->name);
-        if (a && a->kind != FA_TENSOR && v->type->kind == TY_SCALAR && !bind_scalar(p, v, a)) return false;
-    }
-    if (p->call_site.line > 0 || !b) return true;
+    if (p->call_site.line > 0 || !b) return true;  /* helpers: only tensors are bound, from the call */
     for (int i = 0; i < b->nargs; i++) {           /* the entry: every bound name must be a parameter */
         bool found = false;
         for (int k = 0; k < f->params.len && !found; k++) found = strcmp(f->params.items[k]->name, b->args[i].name) == 0;
@@ -163,6 +167,13 @@ bool front_bind_scalars(Parser *p, Function *f) {
                     b->args[i].name, f->name, f->params.len ? sb_cstr(&names) : "none");
         sb_free(&names);
         return false;
+    }
+    for (int i = 0; i < f->params.len;) {
+        Var *v = f->params.items[i];
+        const FrontArg *a = find_arg(b, v->name);
+        if (!a || a->kind == FA_TENSOR || v->type->kind != TY_SCALAR) { i++; continue; }
+        if (!bind_scalar(p, v, a)) return false;
+        drop_param(f, i);
     }
     return true;
 }

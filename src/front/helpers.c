@@ -172,17 +172,62 @@ static void find_inline(Expr *e, void *ud) {
     if (!n->found && is_inline_call(e)) n->found = e;
 }
 
+static const char *copy_name(Parser *p, const Function *f, int site, const char *base) {
+    const char *n = site > 1 ? arena_printf(p->c->arena, "%s%d_%s", f->name, site, base) : arena_printf(p->c->arena, "%s_%s", f->name, base);
+    return front_intern(p, n);
+}
+
 /* The copies' variables are named <helper>_<name> (<helper><k>_<name> for the k-th call site) so
- * that they never share a name with the caller's variables. */
-static void rename_defs(Parser *p, const VarMap *m, int from, const Function *f, int site) {
-    for (int i = from; i < m->len; i++) {
-        Expr *to = m->to[i];
-        if (to->kind != EX_VAR) continue;
-        const char *base = m->from[i]->name;
-        to->var->name = site > 1 ? arena_printf(p->c->arena, "%s%d_%s", f->name, site, base)
-                                 : arena_printf(p->c->arena, "%s_%s", f->name, base);
-        to->var->name = front_intern(p, to->var->name);
+ * that they never share a name with the caller's variables: every definition in the copied
+ * statements is a fresh variable (ir_clone_stmt). */
+static void rename_list(Parser *p, StmtList *l, const Function *f, int site);
+
+static void rename_var(Parser *p, Var *v, const Function *f, int site) { if (v) v->name = copy_name(p, f, site, v->name); }
+
+static void rename_vars(Parser *p, VarList *l, const Function *f, int site) {
+    for (int i = 0; i < l->len; i++) rename_var(p, l->items[i], f, site);
+}
+
+static void rename_list(Parser *p, StmtList *l, const Function *f, int site) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        switch (s->kind) {
+        case ST_ASSIGN: rename_var(p, s->assign.var, f, site); break;
+        case ST_IF:
+            rename_list(p, &s->if_.then_body, f, site);
+            rename_list(p, &s->if_.else_body, f, site);
+            rename_vars(p, &s->if_.return_vars, f, site);
+            break;
+        case ST_FOR:
+            rename_var(p, s->for_.loop_var, f, site);
+            rename_vars(p, &s->for_.iter_args, f, site);
+            rename_list(p, &s->for_.body, f, site);
+            rename_vars(p, &s->for_.return_vars, f, site);
+            break;
+        case ST_WHILE:
+            rename_vars(p, &s->while_.iter_args, f, site);
+            rename_list(p, &s->while_.body, f, site);
+            rename_vars(p, &s->while_.return_vars, f, site);
+            break;
+        case ST_SCOPE:
+            rename_list(p, &s->scope.body, f, site);
+            rename_var(p, s->scope.task_var, f, site);
+            break;
+        default: break;
+        }
     }
+}
+
+/* An argument that is not a variable or a constant (a slice view, an expression) is evaluated once,
+ * before the copy, into <helper>_<param>: the call evaluates it at the call site too. */
+static Expr *bind_arg(Parser *p, StmtList *pre, Expr *arg, const Function *f, int site, int i) {
+    if (arg->kind == EX_VAR || arg->kind == EX_CONST_INT || arg->kind == EX_CONST_FLOAT || arg->kind == EX_CONST_BOOL) return arg;
+    Var *v = ir_var_new(p->c, copy_name(p, f, site, f->params.items[i]->name), arg->type);
+    v->span = arg->span;
+    Stmt *s = ir_assign(p->c, v, arg);
+    s->span = arg->span;
+    ir_list_push(p->c, pre, s);
+    return ir_ref(v);
 }
 
 /* Replaces body->items[*at] (x = helper(...) or helper(...)) by the helper's statements. */
@@ -195,14 +240,21 @@ static bool splice_one(Parser *p, StmtList *body, int *at, Stmt *s, Expr *call) 
         front_error(p, call->span, "inline helper '%s' must end with 'return' of one value to be assigned", f->name);
         return false;
     }
-    VarMap m = { 0 };
-    for (int i = 0; i < f->params.len; i++) ir_varmap_put(&m, f->params.items[i], call->call.args[i]);
     JitHelper *h = find_helper(p, f->name);
     int site = h ? ++h->spliced : 1;
+    VarMap m = { 0 };
     StmtList copies = { 0 };
+    Expr **args = ARENA_ARRAY(p->c->arena, Expr *, f->params.len ? f->params.len : 1);
+    for (int i = 0; i < f->params.len; i++) {
+        args[i] = bind_arg(p, &copies, call->call.args[i], f, site, i);
+        ir_varmap_put(&m, f->params.items[i], args[i]);
+    }
     for (int i = 0; i < nstmts; i++) ir_list_push(p->c, &copies, ir_clone_stmt(p->c, fb->items[i], &m));
     Expr *value = s->kind == ST_ASSIGN ? ir_clone_expr(p->c, ret->ret.values[0], &m) : NULL;
-    rename_defs(p, &m, f->params.len, f, site);
+    StmtList body_copies = { copies.items, copies.len, copies.cap };
+    for (int i = 0; i < f->params.len && body_copies.len; i++)   /* the argument temporaries are named already */
+        if (args[i] != call->call.args[i]) { body_copies.items++; body_copies.len--; }
+    rename_list(p, &body_copies, f, site);
     ir_varmap_free(&m);
     int k = *at;
     bool keep = value && !(value->kind == EX_VAR && value->var == s->assign.var);    /* c = c: nothing to do */

@@ -209,6 +209,12 @@ bool front_parse_program_class(Parser *p) {
     Span sp;
     const char *name = front_expect_name(p, "a class name", &sp);
     if (!name) return false;
+    for (int i = 0; p->binding && i < p->binding->nargs; i++)
+        if (p->binding->args[i].kind != FA_TENSOR) {     /* nothing would substitute it */
+            front_error(p, sp, "'%s' is bound to a value, but scalar values bind parameters of a @pl.jit function; "
+                        "@pl.program class '%s' takes its scalars at run time", p->binding->args[i].name, name);
+            return false;
+        }
     if (front_accept_op(p, "(")) {
         while (!p->failed && !front_is_op(p, ")") && front_peek(p, 0)->kind != TK_EOF) front_next(p);
         front_expect_op(p, ")", "to close the base list");
