@@ -134,7 +134,7 @@ static bool bind_scalar(Parser *p, Var *v, const FrontArg *a) {
         return false;
     }
     if (dtype_is_float(dt)) {
-        s->lit = ir_const_float(p->c, a->kind == FA_FLOAT ? a->fval : (double)a->ival, dt);
+        s->lit = ir_const_float(p->c, a->kind == FA_FLOAT ? a->fval : (double)a->ival, DT_FP32);   /* as a float literal reads */
     } else if (dt == DT_BOOL || a->kind == FA_BOOL) {
         s->lit = ir_const_bool(p->c, a->ival != 0);
     } else {
