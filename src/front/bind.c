@@ -122,8 +122,9 @@ Type *front_bind_param(Parser *p, const char *name, Span sp, Type *t, ParamDir d
 }
 
 /* A bound scalar parameter: upstream substitutes the Python value as a literal wherever the
- * parameter is read (and keeps the parameter, which ptoc drops: see drop_param). Integers become compile-time
- * constants (usable in shapes), floats and booleans literals of the parameter's dtype. */
+ * parameter is read (and keeps the parameter, which ptoc drops: see drop_param). The value reads
+ * as the literal would: an integer is a compile-time constant (usable in shapes), a float an FP32
+ * literal, a boolean True / False. */
 static bool bind_scalar(Parser *p, Var *v, const FrontArg *a) {
     Sym *s = front_sym_find(p, v->name);
     DType dt = v->type->dtype;
