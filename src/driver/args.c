@@ -107,13 +107,11 @@ bool drv_bind_arg(DrvSession *s, const FrontArg *a) {
 
 bool drv_bind_input_shape(DrvSession *s, const char *name, const char *path) {
     if (!before_load(s, "--in")) return false;
-    FrontArg a = { .name = name, .kind = FA_TENSOR, .span = SPAN_NONE };
+    FrontArg a = { .name = name, .kind = FA_TENSOR, .span = SPAN_NONE, .shape_only = true };
     char err[512];
-    if (!drv_npy_header(path, &a.dtype, &a.rank, a.dims, err, sizeof err)) {
-        diag_error(&s->diag, SPAN_NONE, "--in %s=%s: %s", name, path, err);
-        return false;
-    }
-    put_arg(&s->in_args, &a);
+    /* an unreadable file binds nothing: reading its data (drv_bind_file, drv_npy_read) reports it,
+     * and an unshaped parameter it was meant for is reported unbound */
+    if (drv_npy_header(path, &a.dtype, &a.rank, a.dims, err, sizeof err)) put_arg(&s->in_args, &a);
     return true;
 }
 

@@ -128,8 +128,9 @@ DiagSink *drv_diag(DrvSession *s);
 bool drv_arg_parse(const char *spec, FrontArg *out, char *name, size_t namelen, char *err, size_t errlen);
 /* --arg: binds a->name (copied); a later binding of the same name replaces it. */
 bool drv_bind_arg(DrvSession *s, const FrontArg *a);
-/* --in NAME=file.npy: the header's shape and dtype bind NAME (unless --arg binds it); the data
- * is still read by drv_bind_file after loading. false with a diagnostic when the file is unreadable. */
+/* --in NAME=file.npy: the header's shape and dtype bind NAME when it is an unshaped parameter
+ * (unless --arg binds it); the data is still read and checked by drv_bind_file / drv_run_random.
+ * An unreadable file binds nothing here (the data read reports it). */
 bool drv_bind_input_shape(DrvSession *s, const char *name, const char *path);
 /* Reads the header of a .npy file: dtype, rank (at most 8) and dims. */
 bool drv_npy_header(const char *path, DType *dtype, int *rank, int64_t *dims, char *err, size_t errlen);

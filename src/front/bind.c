@@ -95,6 +95,7 @@ static Type *bound_tensor(Parser *p, const char *name, Span sp, const FrontArg *
 
 Type *front_bind_param(Parser *p, const char *name, Span sp, Type *t, ParamDir dir) {
     const FrontArg *a = find_arg(p->binding, name);
+    if (a && a->shape_only && !front_type_is_unshaped(t)) a = NULL;
     StrBuf what = {0}, from = {0}, decl = {0};
     Type *r = t;
     if (a) { describe_arg(a, &what); describe_origin(a, &from); }
@@ -159,7 +160,7 @@ bool front_bind_scalars(Parser *p, Function *f) {
     const FrontBinding *b = p->binding;
     if (p->call_site.line > 0 || !b) return true;  /* helpers: only tensors are bound, from the call */
     for (int i = 0; i < b->nargs; i++) {           /* the entry: every bound name must be a parameter */
-        bool found = false;
+        bool found = b->args[i].shape_only;         /* --in: drv_bind_file names a wrong one */
         for (int k = 0; k < f->params.len && !found; k++) found = strcmp(f->params.items[k]->name, b->args[i].name) == 0;
         if (found) continue;
         StrBuf names = {0};

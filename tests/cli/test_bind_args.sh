@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_bind_args — specialising a @pl.jit entry from the command line (language.md §1.1, §8
 # decision 1): --arg NAME=DxD:dtype / scalar values on parse, compile and run; --in NAME=file.npy
-# binding an unshaped parameter's shape and dtype from the file's header (and its data); --arg over
+# binding an unshaped parameter's shape and dtype from the file's header (and its data; a shaped
+# parameter is checked by the data read as before); --arg over
 # --in; usage errors for malformed --arg; a shaped parameter against a different --in file. The
 # .npy files are produced by ptoc itself (run --out), so no Python is needed. When the PyPTO
 # reference examples are present (/work/shared/reference/pypto-examples, not part of the repository)
@@ -67,12 +68,15 @@ run in-compile 0 compile "$TMP/unshaped.py" --in "x=$TMP/a.npy" --arg y=32x64:fp
 run arg-over-in 1 run "$TMP/unshaped.py" --in "x=$TMP/a.npy" --arg x=16x64:fp16 --arg y=16x64:fp16 --arg k=2.0
 has arg-over-in-msg "$ERR" "has shape (32, 64) but parameter 'x'"
 
-# --in with a file of another shape for a shaped parameter: a located error at the parameter
+# --in with a file of another shape for a shaped parameter: the data read's error (a header binds
+# unshaped parameters only); an unreadable file binds nothing (parse: x unbound; run: cannot read)
 run make-npy2 0 run "$TMP/unshaped.py" --arg x=16x64:fp16 --arg y=16x64:fp16 --arg k=1.0 --out "y=$TMP/c.npy"
 run in-mismatch 1 run "$TMP/shaped.py" --in "x=$TMP/c.npy"
-has in-mismatch-msg "$ERR" "parameter 'x' is declared pl.Tensor[[32, 64], pl.FP16] but is bound to a tensor [16, 64] of FP16 on the command line"
+has in-mismatch-msg "$ERR" "has shape (16, 64) but parameter 'x'"
 run in-missing 1 parse "$TMP/unshaped.py" --in "x=$TMP/none.npy"
-has in-missing-msg "$ERR" "cannot read"
+has in-missing-msg "$ERR" "parameter 'x' of 'twice' is an unshaped pl.Tensor"
+run in-missing-run 1 run "$TMP/shaped.py" --in "x=$TMP/none.npy"
+has in-missing-run-msg "$ERR" "cannot read"
 
 # usage errors (exit 2)
 run arg-no-dtype 2 parse "$TMP/unshaped.py" --arg x=32x64
