@@ -2,7 +2,10 @@
  *
  *   ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]
  *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]
- *   ptoc parse prog.py[:entry]
+ *                [--arg NAME=VALUE]... [--in NAME=file.npy]...
+ *   ptoc parse prog.py[:entry] [--arg NAME=VALUE]... [--in NAME=file.npy]...
+ * --arg / --in specialise the @pl.jit entry (unshaped pl.Tensor parameters, scalar values;
+ * docs/cli.md "Binding parameters").
  * Exit codes: 0 ok, 1 user error (diagnostics on stderr, gcc style), 2 usage error. */
 #include <stdio.h>
 #include <string.h>
@@ -28,12 +31,59 @@ void cli_print_diags(DrvSession *s, bool perf) {
     sb_free(&sb);
 }
 
-/* Options common to compile and run. Returns 1 when argv[*i] was consumed (with its value), 0 when
- * not a common option, -1 on a usage error (message printed). */
-int cli_common_option(int argc, char **argv, int *i, DrvOptions *o) {
+/* --arg NAME=VALUE / --in NAME=file.npy: checked now (a usage error), applied by cli_apply_binds. */
+static int bind_option(const char *a, const char *val, CliBinds *b) {
+    char err[256], name[128];
+    FrontArg fa;
+    if (!val) return fprintf(stderr, "ptoc: %s needs a value\n", a), -1;
+    if (!strcmp(a, "--arg")) {
+        if (!drv_arg_parse(val, &fa, name, sizeof name, err, sizeof err)) return fprintf(stderr, "ptoc: %s\n", err), -1;
+        if (b->nargs == CLI_MAX_BINDS) return fprintf(stderr, "ptoc: at most %d --arg options\n", CLI_MAX_BINDS), -1;
+        b->args[b->nargs++] = val;
+        return 1;
+    }
+    const char *eq = strchr(val, '=');
+    if (!eq || eq == val || !eq[1] || (size_t)(eq - val) >= sizeof name)
+        return fprintf(stderr, "ptoc: --in expects NAME=file.npy, got '%s'\n", val), -1;
+    if (b->nins == CLI_MAX_BINDS) return fprintf(stderr, "ptoc: at most %d --in options\n", CLI_MAX_BINDS), -1;
+    b->ins[b->nins++] = val;
+    return 1;
+}
+
+bool cli_apply_binds(DrvSession *s, const CliBinds *b) {
+    char err[256], name[128];
+    FrontArg fa;
+    for (int i = 0; i < b->nargs; i++)
+        if (!drv_arg_parse(b->args[i], &fa, name, sizeof name, err, sizeof err) || !drv_bind_arg(s, &fa)) return false;
+    for (int i = 0; i < b->nins; i++) {
+        const char *eq = strchr(b->ins[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - b->ins[i]), b->ins[i]);
+        if (!drv_bind_input_shape(s, name, eq + 1)) return false;
+    }
+    return true;
+}
+
+bool cli_bind_inputs(DrvSession *s, const CliBinds *b) {
+    char name[128];
+    for (int i = 0; i < b->nins; i++) {
+        const char *eq = strchr(b->ins[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - b->ins[i]), b->ins[i]);
+        if (!drv_bind_file(s, name, eq + 1, false)) return false;
+    }
+    return true;
+}
+
+/* Options common to parse, compile and run. Returns 1 when argv[*i] was consumed (with its value),
+ * 0 when not a common option, -1 on a usage error (message printed). */
+int cli_common_option(int argc, char **argv, int *i, DrvOptions *o, CliBinds *b) {
     const char *a = argv[*i];
     const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     char err[256];
+    if (!strcmp(a, "--arg") || !strcmp(a, "--in")) {
+        int r = bind_option(a, val, b);
+        if (r > 0) (*i)++;
+        return r;
+    }
     if (!strcmp(a, "--target") || !strcmp(a, "--memory-planner") || !strcmp(a, "--seed") || !strcmp(a, "--threads")) {
         if (!val) return fprintf(stderr, "ptoc: %s needs a value\n", a), -1;
         const char *key = !strcmp(a, "--target") ? "target" : !strcmp(a, "--seed") ? "seed"
@@ -49,10 +99,15 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o) {
     return 0;
 }
 
+#define PARSE_USAGE "usage: ptoc parse prog.py[:entry] [--arg NAME=VALUE]... [--in NAME=file.npy]...\n"
+
 static void compile_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]\n"
-            "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]\n"
+ "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]\n"
+            "                    [--arg NAME=VALUE]... [--in NAME=file.npy]...\n"
+            "  --arg NAME=VALUE    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"
+            "  --in NAME=F         bind the shape and dtype of parameter NAME from the header of the .npy file F\n"
             "  -o DIR              write passes_dump/, ptoas/<kernel>.pto, orchestration/, report/ to DIR\n"
             "  --dump-passes DIR   write 00_frontend.py and NN_after_<Pass>.py to DIR\n"
             "  --json              print the compile report as one JSON object on stdout\n");
@@ -63,8 +118,9 @@ int cli_compile(int argc, char **argv) {
     drv_options_defaults(&o);
     const char *prog = NULL, *out = NULL;
     bool json = false;
+    CliBinds binds = {0};
     for (int i = 1; i < argc; i++) {
-        int r = cli_common_option(argc, argv, &i, &o);
+        int r = cli_common_option(argc, argv, &i, &o, &binds);
         if (r < 0) return 2;
         if (r) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return compile_usage(stdout), 0;
@@ -80,7 +136,7 @@ int cli_compile(int argc, char **argv) {
     cli_split_program(prog, &path, &entry);
     DrvSession *s = drv_new(&o);
     if (out) drv_output_prepare(s, out);
-    bool ok = drv_load_file(s, path, entry) && drv_compile(s);
+    bool ok = cli_apply_binds(s, &binds) && drv_load_file(s, path, entry) && drv_compile(s);
     if (ok && out) ok = drv_write_outputs(s, out);
     cli_print_diags(s, !json);          /* perf hints too, also before an error: they may explain it */
     if (json) {
@@ -97,14 +153,23 @@ int cli_compile(int argc, char **argv) {
 }
 
 int cli_parse(int argc, char **argv) {
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr, "usage: ptoc parse prog.py[:entry]\n");
-        return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
+    DrvOptions o;
+    drv_options_defaults(&o);
+    CliBinds binds = {0};
+    const char *prog = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return printf("%s", PARSE_USAGE), 0;
+        int r = !strcmp(argv[i], "--arg") || !strcmp(argv[i], "--in") ? cli_common_option(argc, argv, &i, &o, &binds) : 0;
+        if (r < 0) return 2;
+        if (r) continue;
+        if (argv[i][0] == '-' || prog) return fprintf(stderr, "ptoc parse: unexpected argument '%s'\n%s", argv[i], PARSE_USAGE), 2;
+        prog = argv[i];
     }
+    if (!prog) return fprintf(stderr, "%s", PARSE_USAGE), 2;
     char *path, *entry;
-    cli_split_program(argv[1], &path, &entry);
+    cli_split_program(prog, &path, &entry);
     DrvSession *s = drv_new(NULL);
-    bool ok = drv_load_file(s, path, entry);
+    bool ok = cli_apply_binds(s, &binds) && drv_load_file(s, path, entry);
     if (ok) {
         StrBuf sb = {0};
         drv_print_source(s, &sb);

@@ -3,7 +3,7 @@
  *
  *   ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]
  *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--threads N] [--[no-]verify-roundtrip]
- *            [--in NAME=file.npy]... [--out NAME=file.npy]...
+ *            [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]...
  * Exit 0 only when the outputs are within tolerance and no race or sync error was found; 1 on any
  * error or failed check; 2 on a usage error. */
 #include <stdio.h>
@@ -16,12 +16,14 @@ static void run_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]\n"
             "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--threads N] [--[no-]verify-roundtrip]\n"
-            "                [--in NAME=file.npy]... [--out NAME=file.npy]...\n"
+            "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]...\n"
             "  --json          print exactly one JSON object on stdout (see docs/cli.md)\n"
             "  --keep DIR      write the output tree (passes_dump/, ptoas/, report/, run/deps.json) to DIR\n"
             "  --seed N        seed of the random inputs (default 1)\n"
             "  --no-race-check do not run the simulator's race detector\n"
-            "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values\n"
+            "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values (an unshaped\n"
+            "                  pl.Tensor parameter takes the file's shape and dtype)\n"
+            "  --arg NAME=V    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"
             "  --out NAME=F    write output parameter NAME (simulated result) to the .npy file F\n");
 }
 
@@ -38,15 +40,13 @@ static void emit(DrvSession *s, bool json, bool compiled) {
     sb_free(&sb);
 }
 
-/* --in / --out NAME=FILE, bound after the program is loaded. */
-typedef struct { const char *arg; bool output; } Bind;
-
-static bool bind_all(DrvSession *s, const Bind *b, int n) {
+/* --out NAME=FILE, bound after the program is loaded (--in: cli_common_option, cli_bind_inputs). */
+static bool bind_outputs(DrvSession *s, const char **outs, int n) {
     for (int i = 0; i < n; i++) {
-        const char *eq = strchr(b[i].arg, '=');
+        const char *eq = strchr(outs[i], '=');
         char name[256];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - b[i].arg), b[i].arg);
-        if (!drv_bind_file(s, name, eq + 1, b[i].output)) return false;
+        snprintf(name, sizeof name, "%.*s", (int)(eq - outs[i]), outs[i]);
+        if (!drv_bind_file(s, name, eq + 1, true)) return false;
     }
     return true;
 }
@@ -56,18 +56,19 @@ int cli_run(int argc, char **argv) {
     drv_options_defaults(&o);
     const char *prog = NULL, *keep = NULL;
     bool json = false;
-    Bind binds[64];
-    int nbinds = 0;
+    CliBinds binds = {0};
+    const char *outs[64];
+    int nouts = 0;
     for (int i = 1; i < argc; i++) {
-        int r = cli_common_option(argc, argv, &i, &o);
+        int r = cli_common_option(argc, argv, &i, &o, &binds);
         if (r < 0) return 2;
         if (r) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return run_usage(stdout), 0;
-        if ((!strcmp(argv[i], "--in") || !strcmp(argv[i], "--out")) && i + 1 < argc) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             const char *eq = strchr(argv[i + 1], '=');
-            if (!eq || eq == argv[i + 1] || !eq[1] || nbinds == 64)
+            if (!eq || eq == argv[i + 1] || !eq[1] || nouts == 64)
                 return fprintf(stderr, "ptoc run: %s expects NAME=file.npy, got '%s'\n", argv[i], argv[i + 1]), 2;
-            binds[nbinds++] = (Bind){ argv[i + 1], argv[i][2] == 'o' };
+            outs[nouts++] = argv[i + 1];
             i++;
         } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) keep = argv[++i];
         else if (!strcmp(argv[i], "--json")) json = true;
@@ -81,7 +82,8 @@ int cli_run(int argc, char **argv) {
     cli_split_program(prog, &path, &entry);
     DrvSession *s = drv_new(&o);
     if (keep) drv_output_prepare(s, keep);
-    bool compiled = drv_load_file(s, path, entry) && bind_all(s, binds, nbinds) && drv_compile(s);
+    bool compiled = cli_apply_binds(s, &binds) && drv_load_file(s, path, entry) && cli_bind_inputs(s, &binds) &&
+                    bind_outputs(s, outs, nouts) && drv_compile(s);
     bool ok = compiled && drv_run_random(s) && drv_run_ok(s);
     if (keep && compiled && !drv_write_outputs(s, keep)) ok = false;
     cli_print_diags(s, !json);          /* perf hints on stderr with their source lines */

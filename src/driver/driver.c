@@ -1,4 +1,5 @@
-/* driver — the session: options, loading and parsing a program, its parameters.
+/* driver — the session: options, loading and parsing a program (specialised by the bindings of
+ * args.c), its parameters.
  * Compilation lives in compile.c, execution in run.c, reports in report.c, files in output.c. */
 #include "driver/driver_int.h"
 
@@ -96,6 +97,7 @@ void drv_free(DrvSession *s) {
     if (s->ir) ir_ctx_free(s->ir);
     for (int i = 0; i < s->bindings.len; i++) free(s->bindings.data[i].path);
     vec_free(&s->bindings);
+    drv_args_free(s);
     free(s->params);
     free(s->path);
     free(s->text);
@@ -186,8 +188,9 @@ static bool check_entry(DrvSession *s) {
     return false;
 }
 
-/* text holds len bytes (NUL bytes included: the lexer rejects them with their location). */
-static bool load_source(DrvSession *s, const char *name, const char *text, size_t len, const char *entry) {
+/* text holds len bytes (NUL bytes included: the lexer rejects them with their location). Both
+ * parses are specialised by the session's bindings merged with b. */
+static bool load_source(DrvSession *s, const char *name, const char *text, size_t len, const char *entry, const FrontBinding *b) {
     if (s->loaded || s->path) {
         diag_error(&s->diag, SPAN_NONE, "a program ('%s') is already loaded in this session; use a new session (ptoc_program_new) for '%s'",
                    s->path ? s->path : "?", name ? name : "<text>");
@@ -202,16 +205,22 @@ static bool load_source(DrvSession *s, const char *name, const char *text, size_
     s->src = (SrcFile){ s->path, s->text, len };
     s->ir = ir_ctx_new(&s->diag);
     int errors = s->diag.nerrors;
-    s->source = front_parse(s->ir, &s->src, s->entry);
-    if (!s->source || s->diag.nerrors > errors) return false;
-    if (!check_entry(s) || !collect_params(s)) return false;
+    FrontBinding fb;
+    FrontArg *merged;
+    drv_binding_merge(s, b, &fb, &merged);
+    s->source = front_parse_bound(s->ir, &s->src, s->entry, &fb);
+    if (!s->source || s->diag.nerrors > errors || !check_entry(s) || !collect_params(s) || !drv_check_args(s)) {
+        free(merged);
+        return false;
+    }
     /* the copy the passes rewrite: a second parse of the same text (cannot fail now; its warnings
      * would repeat the first parse's, so they go to a scratch sink) */
     DiagSink again;
     diag_init(&again);
     s->ir->diag = &again;
-    s->prog = front_parse(s->ir, &s->src, s->entry);
+    s->prog = front_parse_bound(s->ir, &s->src, s->entry, &fb);
     s->ir->diag = &s->diag;
+    free(merged);
     bool ok = s->prog && again.nerrors == 0;
     diag_free(&again);
     if (!ok) {
@@ -223,10 +232,12 @@ static bool load_source(DrvSession *s, const char *name, const char *text, size_
 }
 
 bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry) {
-    return load_source(s, name, text ? text : "", text ? strlen(text) : 0, entry);
+    return load_source(s, name, text ? text : "", text ? strlen(text) : 0, entry, NULL);
 }
 
-bool drv_load_file(DrvSession *s, const char *path, const char *entry) {
+bool drv_load_file(DrvSession *s, const char *path, const char *entry) { return drv_load_file_bound(s, path, entry, NULL); }
+
+bool drv_load_file_bound(DrvSession *s, const char *path, const char *entry, const FrontBinding *b) {
     size_t len;
     char *text = base_read_file_max(path, DRV_MAX_SOURCE_BYTES, &len);
     if (!text) {
@@ -239,7 +250,7 @@ bool drv_load_file(DrvSession *s, const char *path, const char *entry) {
             diag_error(&s->diag, SPAN_NONE, "cannot read '%s': %s", path, strerror(errno));
         return false;
     }
-    bool ok = load_source(s, path, text, len, entry);
+    bool ok = load_source(s, path, text, len, entry, b);
     free(text);
     return ok;
 }

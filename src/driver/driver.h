@@ -19,6 +19,7 @@
 
 #include "base/base.h"
 #include "base/dtype.h"
+#include "front/front.h"
 #include "ir/ir.h"
 #include "mir/mir.h"
 #include "pass/pass.h"
@@ -115,8 +116,30 @@ void drv_free(DrvSession *s);
 DrvOptions *drv_options(DrvSession *s);     /* may be changed before drv_compile */
 DiagSink *drv_diag(DrvSession *s);
 
+/* ---- specialisation (language.md §1.1; ptoc --arg / --in) ----
+ * Before loading, a session may bind parameters of the entry @pl.jit function: an unshaped
+ * pl.Tensor takes the bound shape and dtype, a scalar parameter bound to a value is read as that
+ * literal. The program is compiled for exactly these bindings (ptoc has no compile cache: one
+ * session = one specialisation). Precedence: --arg, then --in, then the FrontBinding given to
+ * drv_load_file_bound (the main block). */
+/* "NAME=64x128:fp32" (a tensor; dtypes fp32 fp16 bf16 int8 int16 int32 int64 bool, any case),
+ * "NAME=64" (an integer), "NAME=1e-5" (a float), "NAME=true" (a boolean). out->name points to
+ * name (namelen bytes). false with a message in err on bad syntax. */
+bool drv_arg_parse(const char *spec, FrontArg *out, char *name, size_t namelen, char *err, size_t errlen);
+/* --arg: binds a->name (copied); a later binding of the same name replaces it. */
+bool drv_bind_arg(DrvSession *s, const FrontArg *a);
+/* --in NAME=file.npy: the header's shape and dtype bind NAME when it is an unshaped parameter
+ * (unless --arg binds it); the data is still read and checked by drv_bind_file / drv_run_random.
+ * An unreadable file binds nothing here (the data read reports it). */
+bool drv_bind_input_shape(DrvSession *s, const char *name, const char *path);
+/* Reads the header of a .npy file: dtype, rank (at most 8) and dims. */
+bool drv_npy_header(const char *path, DType *dtype, int *rank, int64_t *dims, char *err, size_t errlen);
+
 /* path[:entry] is split by the caller; entry NULL = the program's first @pl.jit function. */
 bool drv_load_file(DrvSession *s, const char *path, const char *entry);
+/* The same with a binding (the main block's call; its defines are passed through), under the
+ * session's --arg / --in bindings. b may be NULL. */
+bool drv_load_file_bound(DrvSession *s, const char *path, const char *entry, const FrontBinding *b);
 bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry);
 bool drv_loaded(const DrvSession *s);
 const char *drv_entry_name(const DrvSession *s);

@@ -30,6 +30,8 @@ struct DrvSession {
     const Function *entry_fn;       /* in source */
     DrvParam *params; int nparams;
     VEC(DrvBinding) bindings;
+    VEC(FrontArg) args;             /* --arg (names malloc'd) */
+    VEC(FrontArg) in_args;          /* --in shapes (names malloc'd) */
     bool loaded, compiled;
     /* compile products */
     VEC(DrvDump) dumps;
@@ -46,6 +48,11 @@ struct DrvSession {
     VEC(DrvCore) pool;
 };
 
+/* args.c: the parse binding (--arg, --in, then b; names borrowed, *args to free), the --arg check
+ * after loading, and freeing the lists. */
+void drv_binding_merge(const DrvSession *s, const FrontBinding *b, FrontBinding *out, FrontArg **args);
+bool drv_check_args(DrvSession *s);
+void drv_args_free(DrvSession *s);
 /* svg.c: report/memory.svg */
 void drv_memory_svg(const DrvSession *s, StrBuf *out);
 /* compile.c */

@@ -136,3 +136,38 @@ bool drv_npy_write(const char *path, const DrvParam *prm, const void *data, char
     sb_free(&f);
     return ok;
 }
+
+/* The dtype a .npy descr names (the inverse of npy_descr; "<i2" is INT16, BF16 is "V2"). */
+static DType dtype_of_descr(const char *d) {
+    static const DType order[] = { DT_BOOL, DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64,
+                                   DT_FP16, DT_BF16, DT_FP32 };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (descr_ok(order[i], d) && (order[i] != DT_BF16 || d[1] == 'V')) return order[i];
+    return DT_NONE;
+}
+
+bool drv_npy_header(const char *path, DType *dtype, int *rank, int64_t *dims, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno)), false;
+    char buf[4096 + 16];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = 0;
+    if (len < 10 || memcmp(buf, "\x93NUMPY", 6)) return snprintf(err, errlen, "'%s' is not a .npy file", path), false;
+    unsigned char major = (unsigned char)buf[6];
+    size_t hoff = major == 1 ? 10 : 12;
+    size_t hl = (size_t)(unsigned char)buf[8] | (size_t)(unsigned char)buf[9] << 8;
+    if (major != 1) hl |= (size_t)(unsigned char)buf[10] << 16 | (size_t)(unsigned char)buf[11] << 24;
+    if (hoff + hl > len) return snprintf(err, errlen, "'%s': truncated or oversized header", path), false;
+    buf[hoff + hl] = 0;
+    const char *h = buf + hoff;
+    char descr[32], shape[256];
+    if (!header_field(h, "descr", descr, sizeof descr) || !header_field(h, "shape", shape, sizeof shape) ||
+        !parse_shape(shape, dims, rank))
+        return snprintf(err, errlen, "'%s': cannot read the header", path), false;
+    for (int i = 0; i < *rank; i++)
+        if (dims[i] < 0) return snprintf(err, errlen, "'%s': negative dimension in shape %s", path, shape), false;
+    if ((*dtype = dtype_of_descr(descr)) == DT_NONE)
+        return snprintf(err, errlen, "'%s' has dtype '%s', which ptoc does not read", path, descr), false;
+    return true;
+}

@@ -25,6 +25,8 @@ typedef struct FrontArg {
     int64_t ival;                   /* FA_INT, FA_BOOL */
     double fval;                    /* FA_FLOAT */
     Span span;                      /* where the binding came from (a main-block call), or SPAN_NONE */
+    bool shape_only;                /* binds an unshaped pl.Tensor only, else ignored (a --in file's
+                                       header: its data is checked against shaped parameters later) */
 } FrontArg;
 
 /* What a specialisation binds: args by parameter name of the entry (jit) function; defines by name

@@ -39,7 +39,18 @@ typedef struct Sym {
     int64_t cval;
     bool too_big;         /* a module constant whose literal does not fit in int64 */
     int loop_depth;       /* Parser.loop_depth where var was created */
+    Expr *lit;            /* var == NULL: a bound float / bool scalar parameter, substituted where read */
 } Sym;
+
+/* A @pl.jit.incore / @pl.jit.inline helper of the file (language.md §1.2), parsed at its first call. */
+typedef struct JitHelper {
+    const char *name;
+    FuncType type;        /* FT_INCORE, FT_INLINE, FT_OPAQUE (@pl.jit.opaque: recognised, not supported) */
+    int pos, deco_args;   /* the 'def' token; the decorator's '(' or -1 */
+    Function *fn;         /* once parsed */
+    bool parsing;         /* a call inside its own body (recursion) */
+    int spliced;          /* inline: call sites spliced so far (names the copies' variables) */
+} JitHelper;
 
 typedef struct YieldCtx {  /* the enclosing For/If of a block: where a trailing pl.yield_ goes */
     bool seen;
@@ -67,6 +78,8 @@ typedef struct Parser {
     VEC(const char *) variables;       /* user form: names assigned twice, or inside if/for/while: never
                                           compile-time constants (their value depends on control flow) */
     const FrontBinding *binding;       /* the specialisation being parsed (NULL = none) */
+    VEC(JitHelper) helpers;            /* @pl.jit.incore / inline helpers of the file (bind.c) */
+    Span call_site;                    /* a helper being parsed: its first call (binds its parameters) */
 } Parser;
 
 /* token helpers (parse.c) */
@@ -146,5 +159,30 @@ bool front_parse_program_class(Parser *p);
 bool front_parse_jit(Parser *p, int def_pos);
 bool front_parse_level(Parser *p, const AttrVal *v, Span sp, Level *out);   /* pl.Level.X */
 bool front_is_variable_name(Parser *p, const char *name);   /* in p->variables */
+/* Parses the @pl.jit-style function at def_pos (header with p->binding, body) as type; inline
+ * helper calls in its body are spliced. */
+Function *front_parse_jit_function(Parser *p, int def_pos, int deco_args, FuncType type);
+
+/* specialisation (bind.c, language.md §1.1, §1.2) */
+/* The marker type front_parse_param_type returns for a bare `pl.Tensor` in a @pl.jit signature. */
+bool front_type_is_unshaped(const Type *t);
+Type *front_unshaped_tensor(Parser *p);
+/* The type of parameter `name` of p->fn (annotated t, a bare pl.Tensor when unshaped) under
+ * p->binding: the bound shape and dtype, or t checked against the binding; NULL after an error. */
+Type *front_bind_param(Parser *p, const char *name, Span sp, Type *t, ParamDir dir);
+/* After the header: bound scalar parameters become literals in the body's symbol table. */
+bool front_bind_scalars(Parser *p, Function *f);
+/* After a name bound to v: `.shape`, `.shape[i]`, `.dtype`; NULL (not failed) when no attribute follows. */
+Expr *front_var_attr(Parser *p, Var *v, Span sp);
+/* `A, B = <tuple>` (e.g. x.shape) with the targets read; p at the value. */
+bool front_assign_unpack(Parser *p, StmtList *body, const char **names, Span *spans, int n, Span sp);
+/* scan_top: a decorator naming a jit helper ("pl.jit.incore", ...) -> its type, else -1. */
+int front_helper_kind(const char *decorator);
+void front_note_helper(Parser *p, FuncType type, int def_pos, int deco_args, const char *name);
+/* At '(' after a bare name: a call of a jit helper (parsed at its first call); NULL and not failed
+ * when name is not a helper. */
+Expr *front_helper_call(Parser *p, const char *name, Span sp);
+/* Replaces the calls of inline helpers in f's body by copies of their bodies. */
+bool front_splice_inlines(Parser *p, Function *f);
 
 #endif

@@ -4,7 +4,8 @@
  * Requires: front_lex; parse_type.c, parse_expr.c, parse_stmt.c, sugar.c.
  * Produces: front_parse, a Program or NULL after the first error (reported through c->diag).
  * Top-level statements that are not pl-decorated classes/functions are skipped by indentation
- * (the lexer already handles brackets, strings, comments and continuations). Module-level
+ * (the lexer already handles brackets, strings, comments and continuations); @pl.jit.incore /
+ * inline helpers are noted for their first call (helpers.c). Module-level
  * `NAME = <int>` statements are recorded as compile-time constants for the user form. */
 #include "front/front_internal.h"
 
@@ -99,7 +100,7 @@ Sym *front_sym_find(Parser *p, const char *name) {
 void front_rebind(Parser *p, const char *name, Var *v) {
     Sym *s = front_sym_find(p, name);
     if (s) { s->var = v; return; }
-    vec_push(&p->syms, ((Sym){ front_intern(p, name), v, 0, false, p->loop_depth }));
+    vec_push(&p->syms, ((Sym){ front_intern(p, name), v, 0, false, p->loop_depth, NULL }));
 }
 
 Var *front_bind(Parser *p, const char *name, Type *t, Span sp) {
@@ -113,7 +114,7 @@ Var *front_bind(Parser *p, const char *name, Type *t, Span sp) {
 
 bool front_const_lookup(Parser *p, const char *name, int64_t *out) {
     Sym *s = front_sym_find(p, name);
-    if (s && !s->var) { *out = s->cval; return true; }
+    if (s && !s->var && !s->lit) { *out = s->cval; return true; }
     if (s) return false;
     for (int i = p->consts.len - 1; i >= 0; i--)
         if (strcmp(p->consts.data[i].name, name) == 0) {
@@ -209,7 +210,7 @@ static void scan_const(Parser *p) {
     /* ordinary Python may hold any integer; only a use of it in the DSL is an error */
     bool fits = !v->too_big && (v->uval <= (uint64_t)INT64_MAX || (neg && v->uval == (uint64_t)INT64_MAX + 1));
     int64_t val = !fits ? 0 : v->uval > (uint64_t)INT64_MAX ? INT64_MIN : neg ? -(int64_t)v->uval : (int64_t)v->uval;
-    vec_push(&p->consts, ((Sym){ n->text, NULL, val, !fits, 0 }));
+    vec_push(&p->consts, ((Sym){ n->text, NULL, val, !fits, 0, NULL }));
 }
 
 static void scan_top(Parser *p, Scan *s) {
@@ -218,10 +219,11 @@ static void scan_top(Parser *p, Scan *s) {
         if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT) { front_next(p); continue; }
         if (t->kind == TK_INDENT) { front_skip_statement(p); continue; }
         bool is_jit = false, is_prog = false;
-        int args = -1;
+        int args = -1, helper = -1;
         while (front_is_op(p, "@")) {
             int a;
             const char *d = front_read_decorator(p, &a);
+            if (d && front_helper_kind(d) >= 0) { helper = front_helper_kind(d); args = a; }
             if (d && strcmp(d, "pl.jit") == 0) is_jit = true;
             if (d && strcmp(d, "pl.program") == 0) is_prog = true;
             if (d && (strcmp(d, "pl.jit") == 0 || strcmp(d, "pl.program") == 0)) args = a;
@@ -232,6 +234,8 @@ static void scan_top(Parser *p, Scan *s) {
             s->has_program = true;
         } else if (is_jit && kw->kind == TK_NAME && strcmp(kw->text, "def") == 0 && nm->kind == TK_NAME) {
             vec_push(&s->jits, ((TopItem){ p->pos, args, nm->text, nm->span }));
+        } else if (helper >= 0 && kw->kind == TK_NAME && strcmp(kw->text, "def") == 0 && nm->kind == TK_NAME) {
+            front_note_helper(p, (FuncType)helper, p->pos, args, nm->text);
         } else if (kw->kind == TK_NAME)
             scan_const(p);
         front_skip_statement(p);
@@ -280,6 +284,7 @@ Program *front_parse_bound(IrCtx *c, const SrcFile *src, const char *entry, cons
     vec_free(&p.syms);
     vec_free(&p.consts);
     vec_free(&p.variables);
+    vec_free(&p.helpers);
     vec_free(&toks);
     if (p.failed || c->diag->nerrors > errors_before) return NULL;
     return prog;

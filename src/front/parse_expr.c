@@ -345,9 +345,17 @@ static Expr *parse_name(Parser *p) {
     if (strcmp(t->text, "self") == 0 && front_is_op_at(p, 1, ".")) return parse_self_call(p);
     front_next(p);
     Sym *s = front_sym_find(p, t->text);
-    if (s && s->var) return ir_ref(s->var);
+    if (s && s->lit) return with_span(ir_clone_expr(p->c, s->lit, &(VarMap){0}), t->span);   /* a bound scalar */
+    if (s && s->var) {
+        Expr *a = front_var_attr(p, s->var, t->span);                 /* x.shape, x.dtype */
+        return a || p->failed ? a : ir_ref(s->var);
+    }
     int64_t cv;
     if (front_const_lookup(p, t->text, &cv)) return with_span(ir_const_int(p->c, cv, DT_INDEX), t->span);
+    if (front_is_op(p, "(")) {                                         /* a @pl.jit.incore / inline helper */
+        Expr *h = front_helper_call(p, t->text, t->span);
+        if (h || p->failed) return h;
+    }
     front_error(p, t->span, "'%s' is not defined", t->text);
     return NULL;
 }

@@ -4,7 +4,9 @@
  * Requires: parse.c (tokens, symbols, skipping), parse_type.c, parse_stmt.c.
  * Produces: p->prog. A class is parsed in two passes (all signatures, then all bodies) so that a
  * method may call one defined later in the class. The symbol table of each function (its params and
- * the MemRef bases named in its signature) is saved after the header and restored for the body. */
+ * the MemRef bases named in its signature) is saved after the header and restored for the body.
+ * A @pl.jit function (and a jit helper, parsed at its first call) takes its unshaped parameters'
+ * shapes from p->binding (bind.c). */
 #include "front/front_internal.h"
 
 #include <string.h>
@@ -127,6 +129,7 @@ static bool parse_params(Parser *p, Function *f, bool method) {
         front_next(p);
         ParamDir d = PD_IN;
         Type *t = front_parse_param_type(p, &d);
+        if (t && p->user_form) t = front_bind_param(p, name, sp, t, d);    /* @pl.jit: the specialisation */
         if (!t) return false;
         Var *v = ir_var_new(p->c, name, t);
         v->span = sp;
@@ -206,6 +209,12 @@ bool front_parse_program_class(Parser *p) {
     Span sp;
     const char *name = front_expect_name(p, "a class name", &sp);
     if (!name) return false;
+    for (int i = 0; p->binding && i < p->binding->nargs; i++)
+        if (p->binding->args[i].kind != FA_TENSOR) {     /* nothing would substitute it */
+            front_error(p, sp, "'%s' is bound to a value, but scalar values bind parameters of a @pl.jit function; "
+                        "@pl.program class '%s' takes its scalars at run time", p->binding->args[i].name, name);
+            return false;
+        }
     if (front_accept_op(p, "(")) {
         while (!p->failed && !front_is_op(p, ")") && front_peek(p, 0)->kind != TK_EOF) front_next(p);
         front_expect_op(p, ")", "to close the base list");
@@ -301,14 +310,23 @@ bool front_is_variable_name(Parser *p, const char *name) {
     return false;
 }
 
-bool front_parse_jit(Parser *p, int def_pos) {
+Function *front_parse_jit_function(Parser *p, int def_pos, int deco_args, FuncType type) {
     p->pos = def_pos;
     p->user_form = true;
     p->return_line = 0;
-    p->prog = ir_program_new(p->c, front_peek(p, 1)->text);
-    Function *f = parse_header(p, -1, false, FT_ORCHESTRATION);
-    if (!f) return false;
-    ir_program_add(p->c, p->prog, f);
+    Function *f = parse_header(p, deco_args, false, type);
+    if (!f || !front_bind_scalars(p, f)) return NULL;
+    if (type == FT_ORCHESTRATION || type == FT_INCORE) {
+        if (ir_program_find(p->prog, f->name)) { front_error(p, f->span, "duplicate function '%s' in the program", f->name); return NULL; }
+        ir_program_add(p->c, p->prog, f);
+    }
+    vec_clear(&p->variables);
     scan_variables(p, p->pos);
-    return parse_body(p, f) && !p->failed;
+    if (!parse_body(p, f) || p->failed || !front_splice_inlines(p, f)) return NULL;
+    return f;
+}
+
+bool front_parse_jit(Parser *p, int def_pos) {
+    p->prog = ir_program_new(p->c, p->toks[def_pos + 1].text);
+    return front_parse_jit_function(p, def_pos, -1, FT_ORCHESTRATION) != NULL && !p->failed;
 }

@@ -187,8 +187,8 @@ static bool assign_value(Parser *p, StmtList *body, const char *name, Span nsp, 
     Sym *s = front_sym_find(p, name);
     if (!annot && p->user_form && v->kind == EX_CONST_INT && v->type->dtype == DT_INDEX && (!s || !s->var) &&
         !front_is_variable_name(p, name)) {
-        if (s) s->cval = v->ci.value;                        /* a compile-time constant: K = 512 */
-        else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false, p->loop_depth }));
+        if (s) { s->cval = v->ci.value; s->lit = NULL; }     /* a compile-time constant: K = 512 */
+        else vec_push(&p->syms, ((Sym){ front_intern(p, name), NULL, v->ci.value, false, p->loop_depth, NULL }));
         return true;
     }
     Type *t = annot ? annot : v->type;
@@ -221,7 +221,7 @@ static bool parse_assign(Parser *p, StmtList *body, YieldCtx *y) {
     annots[0] = NULL;
     if (front_is_op_at(p, 1, ",")) {
         if (!parse_targets(p, names, spans, annots, &n)) return false;
-        if (!is_pl_yield(p)) { front_error(p, t->span, "tuple assignment is only supported for pl.yield_(...)"); return false; }
+        if (!is_pl_yield(p)) return front_assign_unpack(p, body, names, spans, n, t->span) && end_of_stmt(p);   /* M, N = x.shape */
         return parse_yield(p, body, y, names, spans, annots, n, t->span);
     }
     front_next(p);

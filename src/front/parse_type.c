@@ -4,7 +4,8 @@
  * Requires: parse.c (tokens, symbols), parse_expr.c (dims and view expressions).
  * Produces: Type nodes in canonical form: a TileView equal to the implicit view of (shape, space) is
  * dropped (NULL), and a valid_shape equal to the shape is cleared. MemRef bases name Ptr variables:
- * a bare identifier or a string; the same name maps to one Var per function. Dims must be static. */
+ * a bare identifier or a string; the same name maps to one Var per function. Dims must be static.
+ * A bare `pl.Tensor` parameter of a @pl.jit function yields the unshaped marker (bind.c binds it). */
 #include "front/front_internal.h"
 
 #include <string.h>
@@ -331,6 +332,20 @@ Type *front_parse_type(Parser *p) {
     return NULL;
 }
 
+/* A bare `pl.Tensor` (no '[' after it) in a @pl.jit signature: shape and dtype come from the
+ * binding (language.md §1.1); the caller resolves the marker with front_bind_param. */
+static bool at_unshaped_tensor(Parser *p) {
+    Tok *t0 = front_peek(p, 0), *t2 = front_peek(p, 2);
+    return p->user_form && t0->kind == TK_NAME && strcmp(t0->text, "pl") == 0 && front_is_op_at(p, 1, ".") &&
+           t2->kind == TK_NAME && strcmp(t2->text, "Tensor") == 0 && !front_is_op_at(p, 3, "[") && !front_is_op_at(p, 3, ".");
+}
+
+static Type *param_type(Parser *p) {
+    if (!at_unshaped_tensor(p)) return front_parse_type(p);
+    front_next(p); front_next(p); front_next(p);
+    return front_unshaped_tensor(p);
+}
+
 Type *front_parse_param_type(Parser *p, ParamDir *dir) {
     *dir = PD_IN;
     Tok *t0 = front_peek(p, 0), *t2 = front_peek(p, 2);
@@ -339,11 +354,11 @@ Type *front_parse_param_type(Parser *p, ParamDir *dir) {
         *dir = strcmp(t2->text, "Out") == 0 ? PD_OUT : strcmp(t2->text, "InOut") == 0 ? PD_INOUT : PD_IN;
         front_next(p); front_next(p); front_next(p);
         if (!front_expect_op(p, "[", "after the direction wrapper")) return NULL;
-        Type *t = front_parse_type(p);
+        Type *t = param_type(p);
         if (!t || !front_expect_op(p, "]", "to close the direction wrapper")) return NULL;
         return t;
     }
-    return front_parse_type(p);
+    return param_type(p);
 }
 
 Type *front_parse_return_type(Parser *p, int *n, Type ***types) {

@@ -69,7 +69,8 @@ done
 
 for f in tests/e2e/errors/*.py; do
     [ -f "$f" ] || continue
-    timeout 120 "$PTOC" run "$f" > "$OUT" 2> "$ERR"
+    # shellcheck disable=SC2046
+    timeout 120 "$PTOC" run "$f" $(args_of "$f") > "$OUT" 2> "$ERR"
     rc=$?
     if [ $rc -ne 1 ]; then fail "$f" "exit $rc, expected 1"; continue; fi
     missing=""
@@ -78,7 +79,8 @@ for f in tests/e2e/errors/*.py; do
     done < <(sed -n 's/^# expect: //p' "$f")
     if [ -n "$missing" ]; then fail "$f" "stderr lacks '$missing': $(head -n 1 "$ERR")"; continue; fi
     if [ -z "$(sed -n 's/^# expect: //p' "$f")" ]; then fail "$f" "no '# expect:' line"; continue; fi
-    timeout 120 "$PTOC" run "$f" --json > "$OUT" 2> /dev/null
+    # shellcheck disable=SC2046
+    timeout 120 "$PTOC" run "$f" $(args_of "$f") --json > "$OUT" 2> /dev/null
     rc=$?
     if [ $rc -ne 1 ] || ! grep -q '^{"ok":false,"error":"' "$OUT"; then
         fail "$f" "--json: exit $rc, stdout $(head -c 200 "$OUT")"
