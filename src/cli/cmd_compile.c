@@ -14,7 +14,7 @@ void cli_split_program(const char *arg, char **path, char **entry) {
     const char *colon = strrchr(arg, ':');
     bool ident = colon && colon[1] && !strchr(colon, '/');
     for (const char *c = colon ? colon + 1 : ""; ident && *c; c++)
-        if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) ident = false;
+        if (!(*c == '_' || *c == '.' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) ident = false;
     *path = ident ? strndup(arg, (size_t)(colon - arg)) : strdup(arg);
     *entry = ident ? strdup(colon + 1) : NULL;
 }
@@ -42,6 +42,16 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o) {
         (*i)++;
         return 1;
     }
+    if (!strcmp(a, "-D") || (a[0] == '-' && a[1] == 'D' && a[2])) {   /* -D NAME=VALUE or -DNAME=VALUE */
+        static const char *defines[64];
+        const char *d = a[2] ? a + 2 : val;
+        if (!d) return fprintf(stderr, "ptoc: -D needs NAME=VALUE, e.g. -D M=128\n"), -1;
+        if (o->ndefines == 64) return fprintf(stderr, "ptoc: at most 64 -D options\n"), -1;
+        if (o->defines != defines) { for (int k = 0; k < o->ndefines; k++) defines[k] = o->defines[k]; o->defines = defines; }
+        defines[o->ndefines++] = d;
+        if (!a[2]) (*i)++;
+        return 1;
+    }
     if (!strcmp(a, "--dbc")) return o->dbc = true, 1;
     if (!strcmp(a, "--no-pipeline-dbc")) return o->pipeline_dbc = false, 1;
     if (!strcmp(a, "--verify-roundtrip")) return o->verify_roundtrip = true, 1;
@@ -53,6 +63,8 @@ static void compile_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]\n"
             "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]\n"
+            "                    [-D NAME=VALUE]...\n"
+            "  -D NAME=VALUE       bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
             "  -o DIR              write passes_dump/, ptoas/<kernel>.pto, orchestration/, report/ to DIR\n"
             "  --dump-passes DIR   write 00_frontend.py and NN_after_<Pass>.py to DIR\n"
             "  --json              print the compile report as one JSON object on stdout\n");
@@ -97,13 +109,21 @@ int cli_compile(int argc, char **argv) {
 }
 
 int cli_parse(int argc, char **argv) {
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr, "usage: ptoc parse prog.py[:entry]\n");
-        return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
+    DrvOptions o;
+    drv_options_defaults(&o);
+    const char *prog = NULL;
+    for (int i = 1; i < argc; i++) {
+        bool define = !strncmp(argv[i], "-D", 2);
+        if (define && cli_common_option(argc, argv, &i, &o) < 0) return 2;
+        if (define) continue;
+        if (!strcmp(argv[i], "--help") && argc == 2) return printf("usage: ptoc parse prog.py[:entry] [-D NAME=VALUE]...\n"), 0;
+        if (argv[i][0] == '-' || prog) return fprintf(stderr, "usage: ptoc parse prog.py[:entry] [-D NAME=VALUE]...\n"), 2;
+        prog = argv[i];
     }
+    if (!prog) return fprintf(stderr, "usage: ptoc parse prog.py[:entry] [-D NAME=VALUE]...\n"), 2;
     char *path, *entry;
-    cli_split_program(argv[1], &path, &entry);
-    DrvSession *s = drv_new(NULL);
+    cli_split_program(prog, &path, &entry);
+    DrvSession *s = drv_new(&o);
     bool ok = drv_load_file(s, path, entry);
     if (ok) {
         StrBuf sb = {0};
