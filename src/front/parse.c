@@ -391,13 +391,13 @@ static const TopItem *find_entry(Parser *p, Scan *s, const char *entry, bool *is
     return hit;
 }
 
-static const TopItem *default_entry(Parser *p, Scan *s) {
+static const TopItem *default_entry(Parser *p, Scan *s, bool note) {
     const TopItem *pick = NULL;
     if (s->jits.len) pick = &s->jits.data[0];
     for (int i = 0; !pick && i < s->programs.len; i++)
         if (s->programs.data[i].nchain == 0) pick = &s->programs.data[i];
     if (!pick && s->programs.len) pick = &s->programs.data[0];
-    if (pick && s->jits.len + s->programs.len > 1) {
+    if (note && pick && s->jits.len + s->programs.len > 1) {
         StrBuf sb = { 0 };
         list_candidates(s, &sb);
         diag_add(p->c->diag, DIAG_NOTE, pick->span, NULL, "%s has several entries (%s); running '%s' — select one with %s:NAME",
@@ -413,10 +413,11 @@ static Program *select_and_parse(Parser *p, Scan *s, const char *entry) {
         return NULL;
     }
     bool is_jit = false;
-    const TopItem *it = entry ? find_entry(p, s, entry, &is_jit) : default_entry(p, s);
+    const TopItem *it = entry ? find_entry(p, s, entry, &is_jit) : default_entry(p, s, true);
     if (p->failed) return NULL;
     bool fn_entry = false;                  /* legacy: prog.py:func names a function of the default program */
-    if (!it && s->programs.len && !strchr(entry, '.')) { it = default_entry(p, s); fn_entry = true; is_jit = it == s->jits.data; }
+    if (!it && s->programs.len && !strchr(entry, '.')) { it = default_entry(p, s, false); fn_entry = true; }
+    if (!entry || fn_entry) is_jit = s->jits.len && it == &s->jits.data[0];
     if (!it) {
         StrBuf sb = { 0 };
         list_candidates(s, &sb);

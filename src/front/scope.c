@@ -126,10 +126,7 @@ static void bind_params(Parser *p, const FrontFrame *f, bool method, const char 
             s.kind = v.is_float ? CK_FLOAT : CK_INT;
             s.ival = v.i;
             s.fval = v.f;
-        } else if (ps[i].dflt >= 0) {
-            s.kind = CK_UNKNOWN;
-            s.why = arena_printf(p->c->arena, "its default: %s", why);
-        }
+        }   /* a default ptoc cannot evaluate (None, a call) leaves the parameter unbound */
         vec_push(&p->consts, s);
     }
 }
