@@ -310,31 +310,48 @@ static void scan_block(Parser *p, Scan *s, FrontFrame *chain, int nchain) {
     }
 }
 
-/* The module-level kernels the class at it calls by bare name (two definitions of one: an error). */
-static bool class_externs(Parser *p, Scan *s, const TopItem *it, ExternVec *out) {
+/* The token index after the statement (with its block) at pos. */
+static int statement_end(Parser *p, int pos) {
     int save = p->pos;
-    p->pos = it->pos;
+    p->pos = pos;
     front_skip_statement(p);
     int end = p->pos;
     p->pos = save;
-    for (int i = it->pos; i + 1 < end; i++) {
-        Tok *t = &p->toks[i];
-        if (t->kind != TK_NAME || !(p->toks[i + 1].kind == TK_OP && !strcmp(p->toks[i + 1].text, "("))) continue;
-        if (p->toks[i - 1].kind == TK_OP && !strcmp(p->toks[i - 1].text, ".")) continue;
-        const FrontExtern *found = NULL;
-        for (int k = 0; k < s->externs.len; k++) {
-            const FrontExtern *e = &s->externs.data[k];
-            if (strcmp(e->name, t->text) != 0) continue;
-            if (found) {
-                front_error(p, e->span, "two module-level functions are named '%s' (lines %d and %d); a program calling '%s' needs one",
-                            e->name, found->span.line, e->span.line, e->name);
+    return end;
+}
+
+/* The module-level kernels the class at it calls by bare name, and those they call in turn (two
+ * definitions of one called name: an error). */
+static bool class_externs(Parser *p, Scan *s, const TopItem *it, ExternVec *out) {
+    for (int r = -1; r < out->len; r++) {                /* r = -1: the class itself */
+        int from = r < 0 ? it->pos : out->data[r].pos;
+        int end = statement_end(p, from);
+        for (int i = from; i + 1 < end; i++) {
+            Tok *t = &p->toks[i];
+            if (t->kind != TK_NAME || !(p->toks[i + 1].kind == TK_OP && !strcmp(p->toks[i + 1].text, "("))) continue;
+            if (i > 0 && ((p->toks[i - 1].kind == TK_OP && !strcmp(p->toks[i - 1].text, ".")) ||
+                          (p->toks[i - 1].kind == TK_NAME && !strcmp(p->toks[i - 1].text, "def")))) continue;
+            const FrontExtern *found = NULL;
+            for (int k = 0; k < s->externs.len; k++) {
+                const FrontExtern *e = &s->externs.data[k];
+                if (strcmp(e->name, t->text) != 0) continue;
+                if (found) {
+                    front_error(p, e->span, "two module-level functions are named '%s' (lines %d and %d); a program calling '%s' needs one",
+                                e->name, found->span.line, e->span.line, e->name);
+                    return false;
+                }
+                found = e;
+            }
+            if (found && found->inline_) {    /* no InlineFunctions pass in ptoc yet: say so, do not miscompile */
+                front_error(p, t->span, "'%s' is a module-level @pl.inline function (line %d): ptoc cannot expand inline functions "
+                            "yet; make it @pl.function(type=pl.FunctionType.InCore) or write its body at the call site",
+                            found->name, found->span.line);
                 return false;
             }
-            found = e;
+            bool dup = false;
+            for (int k = 0; found && k < out->len; k++) dup |= out->data[k].pos == found->pos;
+            if (found && !dup) vec_push(out, *found);
         }
-        bool dup = false;
-        for (int k = 0; found && k < out->len; k++) dup |= out->data[k].pos == found->pos;
-        if (found && !dup) vec_push(out, *found);
     }
     return true;
 }
