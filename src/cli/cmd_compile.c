@@ -2,17 +2,22 @@
  *
  *   ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]
  *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]
- *   ptoc parse prog.py[:entry]
+ *                [-D NAME=VALUE]...
+ *   ptoc parse prog.py[:entry] [-D NAME=VALUE]...
+ * prog.py:entry names a @pl.jit function or a @pl.program class, also by its dotted path
+ * (prog.py:build.Tiled).
  * Exit codes: 0 ok, 1 user error (diagnostics on stderr, gcc style), 2 usage error. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "driver/driver.h"
 
 void cli_split_program(const char *arg, char **path, char **entry) {
     const char *colon = strrchr(arg, ':');
-    bool ident = colon && colon[1] && !strchr(colon, '/');
+    /* a dotted entry (build.P) must not split a file that exists as named (a:b.py) */
+    bool ident = colon && colon[1] && !strchr(colon, '/') && access(arg, F_OK) != 0;
     for (const char *c = colon ? colon + 1 : ""; ident && *c; c++)
         if (!(*c == '_' || *c == '.' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) ident = false;
     *path = ident ? strndup(arg, (size_t)(colon - arg)) : strdup(arg);
