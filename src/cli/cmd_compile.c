@@ -2,22 +2,26 @@
  *
  *   ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]
  *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--[no-]verify-roundtrip] [--json]
- *                [--arg NAME=VALUE]... [--in NAME=file.npy]...
- *   ptoc parse prog.py[:entry] [--arg NAME=VALUE]... [--in NAME=file.npy]...
+ *                [--arg NAME=VALUE]... [--in NAME=file.npy]... [-D NAME=VALUE]...
+ *   ptoc parse prog.py[:entry] [--arg NAME=VALUE]... [--in NAME=file.npy]... [-D NAME=VALUE]...
  * --arg / --in specialise the @pl.jit entry (unshaped pl.Tensor parameters, scalar values;
- * docs/cli.md "Binding parameters").
+ * docs/cli.md "Binding parameters"); -D binds builder names, module constants and pl.dynamic dims.
+ * prog.py:entry names a @pl.jit function or a @pl.program class, also by its dotted path
+ * (prog.py:build.Tiled).
  * Exit codes: 0 ok, 1 user error (diagnostics on stderr, gcc style), 2 usage error. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "driver/driver.h"
 
 void cli_split_program(const char *arg, char **path, char **entry) {
     const char *colon = strrchr(arg, ':');
-    bool ident = colon && colon[1] && !strchr(colon, '/');
+    /* a dotted entry (build.P) must not split a file that exists as named (a:b.py) */
+    bool ident = colon && colon[1] && !strchr(colon, '/') && access(arg, F_OK) != 0;
     for (const char *c = colon ? colon + 1 : ""; ident && *c; c++)
-        if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) ident = false;
+        if (!(*c == '_' || *c == '.' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) ident = false;
     *path = ident ? strndup(arg, (size_t)(colon - arg)) : strdup(arg);
     *entry = ident ? strdup(colon + 1) : NULL;
 }
@@ -92,6 +96,16 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o, CliBinds *b)
         (*i)++;
         return 1;
     }
+    if (!strcmp(a, "-D") || (a[0] == '-' && a[1] == 'D' && a[2])) {   /* -D NAME=VALUE or -DNAME=VALUE */
+        static const char *defines[64];
+        const char *d = a[2] ? a + 2 : val;
+        if (!d) return fprintf(stderr, "ptoc: -D needs NAME=VALUE, e.g. -D M=128\n"), -1;
+        if (o->ndefines == 64) return fprintf(stderr, "ptoc: at most 64 -D options\n"), -1;
+        if (o->defines != defines) { for (int k = 0; k < o->ndefines; k++) defines[k] = o->defines[k]; o->defines = defines; }
+        defines[o->ndefines++] = d;
+        if (!a[2]) (*i)++;
+        return 1;
+    }
     if (!strcmp(a, "--dbc")) return o->dbc = true, 1;
     if (!strcmp(a, "--no-pipeline-dbc")) return o->pipeline_dbc = false, 1;
     if (!strcmp(a, "--verify-roundtrip")) return o->verify_roundtrip = true, 1;
@@ -108,6 +122,8 @@ static void compile_usage(FILE *f) {
             "                    [--arg NAME=VALUE]... [--in NAME=file.npy]...\n"
             "  --arg NAME=VALUE    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"
             "  --in NAME=F         bind the shape and dtype of parameter NAME from the header of the .npy file F\n"
+            "                    [-D NAME=VALUE]...\n"
+            "  -D NAME=VALUE       bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
             "  -o DIR              write passes_dump/, ptoas/<kernel>.pto, orchestration/, report/ to DIR\n"
             "  --dump-passes DIR   write 00_frontend.py and NN_after_<Pass>.py to DIR\n"
             "  --json              print the compile report as one JSON object on stdout\n");
@@ -159,7 +175,8 @@ int cli_parse(int argc, char **argv) {
     const char *prog = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return printf("%s", PARSE_USAGE), 0;
-        int r = !strcmp(argv[i], "--arg") || !strcmp(argv[i], "--in") ? cli_common_option(argc, argv, &i, &o, &binds) : 0;
+        int r = !strcmp(argv[i], "--arg") || !strcmp(argv[i], "--in") || !strncmp(argv[i], "-D", 2)
+                    ? cli_common_option(argc, argv, &i, &o, &binds) : 0;
         if (r < 0) return 2;
         if (r) continue;
         if (argv[i][0] == '-' || prog) return fprintf(stderr, "ptoc parse: unexpected argument '%s'\n%s", argv[i], PARSE_USAGE), 2;
@@ -168,7 +185,7 @@ int cli_parse(int argc, char **argv) {
     if (!prog) return fprintf(stderr, "%s", PARSE_USAGE), 2;
     char *path, *entry;
     cli_split_program(prog, &path, &entry);
-    DrvSession *s = drv_new(NULL);
+    DrvSession *s = drv_new(&o);
     bool ok = cli_apply_binds(s, &binds) && drv_load_file(s, path, entry);
     if (ok) {
         StrBuf sb = {0};

@@ -16,7 +16,8 @@ static void run_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]\n"
             "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--threads N] [--[no-]verify-roundtrip]\n"
-            "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]...\n"
+            "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [-D NAME=VALUE]...\n"
+            "  -D NAME=VALUE   bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
             "  --json          print exactly one JSON object on stdout (see docs/cli.md)\n"
             "  --keep DIR      write the output tree (passes_dump/, ptoas/, report/, run/deps.json) to DIR\n"
             "  --seed N        seed of the random inputs (default 1)\n"

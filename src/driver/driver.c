@@ -118,7 +118,13 @@ const char *drv_entry_name(const DrvSession *s) { return s->entry_fn ? s->entry_
 
 const Function *drv_find_entry(const Program *p, const char *entry) {
     if (!p) return NULL;
-    if (entry) return ir_program_find(p, entry);
+    /* prog.py:NAME names a function, or the program itself (a @pl.program class, maybe by its path
+     * builder.Class): then its default entry */
+    if (entry) {
+        const Function *f = ir_program_find(p, entry);
+        const char *last = strrchr(entry, '.');
+        if (f || !p->name || strcmp(p->name, last ? last + 1 : entry) != 0) return f;
+    }
     if (p->name) {
         const Function *f = ir_program_find(p, p->name);
         if (f) return f;
@@ -188,6 +194,37 @@ static bool check_entry(DrvSession *s) {
     return false;
 }
 
+/* The -D NAME=VALUE options as a FrontBinding (ints, floats, True / False). */
+static bool defines_binding(DrvSession *s, FrontArg *out, FrontBinding *b) {
+    *b = (FrontBinding){ NULL, 0, out, 0 };
+    for (int i = 0; i < s->opt.ndefines; i++) {
+        const char *d = s->opt.defines[i], *eq = strchr(d, '=');
+        FrontArg a = { .span = SPAN_NONE };
+        char *end = NULL;
+        if (!eq || eq == d) {
+            diag_error(&s->diag, SPAN_NONE, "-D '%s': expected NAME=VALUE, e.g. -D M=128", d);
+            return false;
+        }
+        a.name = intern_cstr(s->ir->strs, arena_printf(s->ir->arena, "%.*s", (int)(eq - d), d));
+        const char *v = eq + 1;
+        errno = 0;
+        long long iv = strtoll(v, &end, 0);
+        if (*v && !*end && errno == 0) { a.kind = FA_INT; a.ival = iv; }
+        else if (!strcmp(v, "True") || !strcmp(v, "False")) { a.kind = FA_BOOL; a.ival = v[0] == 'T'; }
+        else {
+            double fv = strtod(v, &end);
+            if (!*v || *end) {
+                diag_error(&s->diag, SPAN_NONE, "-D %s: '%s' is not an integer, a float, True or False", a.name, v);
+                return false;
+            }
+            a.kind = FA_FLOAT;
+            a.fval = fv;
+        }
+        out[b->ndefines++] = a;
+    }
+    return true;
+}
+
 /* text holds len bytes (NUL bytes included: the lexer rejects them with their location). Both
  * parses are specialised by the session's bindings merged with b. */
 static bool load_source(DrvSession *s, const char *name, const char *text, size_t len, const char *entry, const FrontBinding *b) {
@@ -205,12 +242,20 @@ static bool load_source(DrvSession *s, const char *name, const char *text, size_
     s->src = (SrcFile){ s->path, s->text, len };
     s->ir = ir_ctx_new(&s->diag);
     int errors = s->diag.nerrors;
+    FrontArg *defs = calloc((size_t)s->opt.ndefines + (size_t)(b ? b->ndefines : 0) + 1, sizeof(FrontArg));
+    PTOC_ASSERT(defs, "out of memory");
+    FrontBinding with_defs;
+    if (!defines_binding(s, defs, &with_defs)) { free(defs); return false; }
+    for (int i = 0; b && i < b->ndefines; i++) defs[with_defs.ndefines++] = b->defines[i];   /* -D first: it wins */
+    with_defs.args = b ? b->args : NULL;
+    with_defs.nargs = b ? b->nargs : 0;
     FrontBinding fb;
     FrontArg *merged;
-    drv_binding_merge(s, b, &fb, &merged);
+    drv_binding_merge(s, &with_defs, &fb, &merged);
     s->source = front_parse_bound(s->ir, &s->src, s->entry, &fb);
     if (!s->source || s->diag.nerrors > errors || !check_entry(s) || !collect_params(s) || !drv_check_args(s)) {
         free(merged);
+        free(defs);
         return false;
     }
     /* the copy the passes rewrite: a second parse of the same text (cannot fail now; its warnings
@@ -221,6 +266,7 @@ static bool load_source(DrvSession *s, const char *name, const char *text, size_
     s->prog = front_parse_bound(s->ir, &s->src, s->entry, &fb);
     s->ir->diag = &s->diag;
     free(merged);
+    free(defs);
     bool ok = s->prog && again.nerrors == 0;
     diag_free(&again);
     if (!ok) {

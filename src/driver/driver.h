@@ -38,6 +38,9 @@ typedef struct DrvOptions {
     bool golden;                    /* drv_run compares with the interpreter; default false */
     int threads;                    /* runtime host threads, 0 = one per CPU */
     const char *dump_dir;           /* write 00_frontend.py + NN_after_<Pass>.py here (NULL = no) */
+    const char *const *defines;     /* -D NAME=VALUE (builder free names, module constants, pl.dynamic
+                                       dims); owned by the caller, read when a program is loaded */
+    int ndefines;
 } DrvOptions;
 
 void drv_options_defaults(DrvOptions *o);

@@ -32,6 +32,46 @@ typedef VEC(Tok) TokVec;
 bool front_lex(const SrcFile *src, Interner *strs, DiagSink *diag, TokVec *out);
 const char *front_tok_kind_name(TokKind k);
 
+/* ---------------------------------------------------------------- compile-time constants
+ * (consteval.c, module.c, scope.c): module constants (language.md §1.4) and the free names of a
+ * program class nested in a builder (§1.3), evaluated before the class is parsed. */
+typedef enum {
+    CK_INT, CK_FLOAT,
+    CK_UNKNOWN,                        /* assigned a value ptoc cannot evaluate (why) */
+    CK_UNBOUND,                        /* a builder parameter without a value (why: what can be bound) */
+    CK_DYNAMIC                         /* NAME = pl.dynamic("NAME") without a -D value */
+} ConstKind;
+typedef struct ConstSym {
+    const char *name;                  /* interned */
+    ConstKind kind;
+    int64_t ival;
+    double fval;
+    Span span;                         /* the assignment or the parameter */
+    const char *why;
+    const char *scope;                 /* NULL at module level, else the builder ("build", "TestX.get_program") */
+} ConstSym;
+typedef VEC(ConstSym) ConstVec;
+typedef struct CVal { bool is_float; int64_t i; double f; } CVal;
+
+/* The constant expression at toks[*pos]; *pos ends after it. false with *why when not a constant. */
+bool front_ceval(IrCtx *c, const Tok *toks, int ntoks, int *pos, const ConstVec *env, CVal *out, const char **why);
+/* At the first token of a logical line `NAME [, NAME]* [: T] = RHS`: pushes one ConstSym per target
+ * (a -D define of the name overrides the value) and returns the index of the line's NEWLINE; 0 when
+ * the line is not such an assignment. */
+int front_ceval_assign(IrCtx *c, const Tok *toks, int ntoks, int pos, ConstVec *env, const char *scope, const FrontBinding *b);
+const ConstSym *front_const_find(const ConstVec *env, const char *name);          /* the last entry */
+const FrontArg *front_define_find(const FrontBinding *b, const char *name);       /* a scalar -D define */
+ConstSym front_const_from_define(const FrontArg *d, const char *name, Span sp);
+/* One enclosing def / class of a nested @pl.program class (outermost first). */
+typedef struct FrontFrame { bool is_def; const char *name; int pos; /* at 'def' / 'class' */ } FrontFrame;
+/* Pushes the free names of a class nested in chain (parameters with their defaults, the literal
+ * arguments of the builder's first call site in the file, -D defines; straight-line locals before
+ * stop_pos) onto p->consts (scope.c). */
+struct Parser;
+void front_builder_scope(struct Parser *p, const FrontFrame *chain, int nchain, int stop_pos);
+/* The module-level constants of a token stream, in file order (module.c). */
+void front_module_env(IrCtx *c, const Tok *toks, int ntoks, const FrontBinding *b, ConstVec *out);
+
 /* ---------------------------------------------------------------- parser state */
 typedef struct Sym {
     const char *name;     /* interned */
@@ -74,7 +114,9 @@ typedef struct Parser {
     Program *prog;
     Function *fn;                      /* function being parsed */
     VEC(Sym) syms;                     /* function scope: one Var per name */
-    VEC(Sym) consts;                   /* module-level integer constants */
+    ConstVec consts;                   /* module constants, then the builder scope of a nested class */
+    const struct FrontExtern *externs; /* module-level @pl.function / @pl.inline defs the class calls */
+    int nexterns;
     VEC(const char *) variables;       /* user form: names assigned twice, or inside if/for/while: never
                                           compile-time constants (their value depends on control flow) */
     const FrontBinding *binding;       /* the specialisation being parsed (NULL = none) */
@@ -101,6 +143,15 @@ Sym *front_sym_find(Parser *p, const char *name);
 Var *front_bind(Parser *p, const char *name, Type *t, Span sp);          /* lookup-or-create */
 void front_rebind(Parser *p, const char *name, Var *v);
 bool front_const_lookup(Parser *p, const char *name, int64_t *out);
+/* A name read in DSL code that is a module constant or a builder free name: its value as a literal
+ * (an int, or a float constant as a float literal); a located error for a constant without a value;
+ * NULL without an error when the name is no constant. */
+Expr *front_const_expr(Parser *p, const char *name, Span sp);
+/* Module-level @pl.function kernels (language.md §1.3): one the class being parsed calls by bare name. */
+typedef struct FrontExtern { const char *name; int pos; int deco_args; bool inline_; Span span; } FrontExtern;
+const FrontExtern *front_extern_find(Parser *p, const char *name);
+/* `pl.dynamic("M")` in DSL code: the -D value of M as a literal, else a located error. */
+Expr *front_dynamic_dim(Parser *p, Span sp);
 /* The value of integer literal t, negated when negate (so -9223372036854775808 is accepted); a
  * located error when it does not fit in int64. */
 bool front_int_literal(Parser *p, const Tok *t, bool negate, int64_t *out);

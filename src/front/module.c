@@ -1,65 +1,60 @@
 /* module — module-level constants of a source file (spec/language.md §1.4), for the parser, the
  * main-block reader and the command line.
  *
- * Requires: front_lex.
- * Produces: front_module_consts: the top-level `NAME = <int literal>` / `NAME = <float literal>`
- *           assignments in file order (a later assignment of a name replaces it), -D defines over
- *           them.
- * Does: a first version: literals only; other right-hand sides give known == false. */
+ * Requires: front_lex, consteval.c.
+ * Produces: front_module_env (the parser's ConstVec) and front_module_consts (the public FrontModule):
+ *           the top-level assignments in file order, each evaluated with the constants before it
+ *           (a later assignment of a name replaces it); a -D define of a name replaces its assigned
+ *           value where it is assigned, so later constants computed from it follow it; defines of
+ *           names the module does not assign are added at the end.
+ * Does: only statements at indentation 0 count (a module-level `if` / `try` body is skipped, like
+ *       other Python around the DSL). */
 #include "front/front_internal.h"
 
 #include <string.h>
 
-static void put(FrontModule *m, int *cap, FrontConst c) {
-    for (int i = 0; i < m->n; i++)
-        if (strcmp(m->consts[i].name, c.name) == 0) { m->consts[i] = c; return; }
-    if (m->n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        m->consts = realloc(m->consts, sizeof(FrontConst) * (size_t)*cap);
-        PTOC_ASSERT(m->consts, "out of memory");
+void front_module_env(IrCtx *c, const Tok *toks, int ntoks, const FrontBinding *b, ConstVec *out) {
+    int depth = 0;
+    bool line_start = true;
+    for (int i = 0; i < ntoks; i++) {
+        const Tok *t = &toks[i];
+        if (t->kind == TK_INDENT) depth++;
+        if (t->kind == TK_DEDENT) depth--;
+        if (t->kind == TK_NEWLINE || t->kind == TK_INDENT || t->kind == TK_DEDENT) { line_start = true; continue; }
+        bool at_start = line_start;
+        line_start = false;
+        if (!at_start || depth != 0 || t->kind != TK_NAME) continue;
+        int end = front_ceval_assign(c, toks, ntoks, i, out, NULL, b);
+        if (end > i) i = end - 1;                        /* the NEWLINE comes next */
     }
-    m->consts[m->n++] = c;
+    for (int i = 0; b && i < b->ndefines; i++) {
+        const FrontArg *d = &b->defines[i];
+        if (d->kind == FA_TENSOR) continue;
+        const char *name = intern_cstr(c->strs, d->name);
+        const ConstSym *s = front_const_find(out, name);
+        if (!s || s->scope) vec_push(out, front_const_from_define(d, name, d->span));
+    }
 }
 
 bool front_module_consts(IrCtx *c, const SrcFile *src, const FrontBinding *b, FrontModule *out) {
     *out = (FrontModule){ 0 };
     TokVec toks = { 0 };
     if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return false; }
-    int cap = 0, depth = 0;
-    bool line_start = true;
-    for (int i = 0; i < toks.len; i++) {
-        Tok *t = &toks.data[i];
-        if (t->kind == TK_INDENT) depth++;
-        if (t->kind == TK_DEDENT) depth--;
-        if (t->kind == TK_NEWLINE || t->kind == TK_INDENT || t->kind == TK_DEDENT) { line_start = true; continue; }
-        bool at_start = line_start;
-        line_start = false;
-        if (!at_start || depth != 0 || t->kind != TK_NAME || i + 2 >= toks.len) continue;
-        Tok *eq = &toks.data[i + 1];
-        if (eq->kind != TK_OP || strcmp(eq->text, "=") != 0) continue;
-        int k = i + 2;
-        bool neg = toks.data[k].kind == TK_OP && strcmp(toks.data[k].text, "-") == 0;
-        if (neg) k++;
-        Tok *v = &toks.data[k];
-        bool ends = k + 1 < toks.len && toks.data[k + 1].kind == TK_NEWLINE;
-        FrontConst fc = { t->text, false, false, 0, 0, t->span };
-        if (ends && v->kind == TK_INT && !v->too_big && v->uval <= (uint64_t)INT64_MAX) {
-            fc.known = true;
-            fc.ival = neg ? -(int64_t)v->uval : (int64_t)v->uval;
-            fc.fval = (double)fc.ival;
-        } else if (ends && v->kind == TK_FLOAT) {
-            fc.known = fc.is_float = true;
-            fc.fval = neg ? -v->fval : v->fval;
-        }
-        put(out, &cap, fc);
+    ConstVec env = { 0 };
+    front_module_env(c, toks.data, toks.len, b, &env);
+    /* one entry per name: the last assignment wins, at the position of the first */
+    out->consts = env.len ? calloc((size_t)env.len, sizeof(FrontConst)) : NULL;
+    PTOC_ASSERT(!env.len || out->consts, "out of memory");
+    for (int i = 0; i < env.len; i++) {
+        const ConstSym *s = &env.data[i];
+        FrontConst fc = { s->name, s->kind == CK_INT || s->kind == CK_FLOAT, s->kind == CK_FLOAT, s->ival,
+                          s->kind == CK_INT ? (double)s->ival : s->fval, s->span };
+        int k = 0;
+        while (k < out->n && strcmp(out->consts[k].name, s->name) != 0) k++;
+        out->consts[k] = fc;
+        if (k == out->n) out->n++;
     }
-    for (int i = 0; b && i < b->ndefines; i++) {
-        const FrontArg *d = &b->defines[i];
-        if (d->kind == FA_TENSOR) continue;
-        FrontConst fc = { intern_cstr(c->strs, d->name), true, d->kind == FA_FLOAT, d->ival,
-                          d->kind == FA_FLOAT ? d->fval : (double)d->ival, d->span };
-        put(out, &cap, fc);
-    }
+    vec_free(&env);
     vec_free(&toks);
     return true;
 }

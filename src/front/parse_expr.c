@@ -170,16 +170,22 @@ bool front_finish_call(Parser *p, Expr *call) {
     return true;
 }
 
+static Expr *call_program_fn(Parser *p, const char *name, Span sp, const char *prefix);
 static Expr *parse_self_call(Parser *p) {
     Tok *self = front_next(p);
     front_next(p);                                       /* '.' */
     Span nsp;
     const char *name = front_expect_name(p, "a function name after 'self.'", &nsp);
     if (!name) return NULL;
+    return call_program_fn(p, name, front_span_join(self->span, nsp), "self.");
+}
+
+/* A call of a function of the program: self.f(...), or f(...) of a module-level @pl.function. */
+static Expr *call_program_fn(Parser *p, const char *name, Span sp, const char *prefix) {
     Function *f = p->prog ? ir_program_find(p->prog, name) : NULL;
-    if (!f) { front_error(p, front_span_join(self->span, nsp), "unknown function 'self.%s'", name); return NULL; }
+    if (!f) { front_error(p, sp, "unknown function '%s%s'", prefix, name); return NULL; }
     Expr *call = ir_call_fn(p->c, f, NULL, 0);
-    call->span = front_span_join(self->span, nsp);
+    call->span = sp;
     if (!front_parse_call_args(p, call)) return NULL;
     for (int i = 0; i < call->call.nargs; i++)
         if (!call->call.args[i]->type) { front_error(p, call->call.args[i]->span, "this argument has no value type"); return NULL; }
@@ -344,6 +350,8 @@ static Expr *parse_name(Parser *p) {
     if (strcmp(t->text, "pl") == 0 && front_is_op_at(p, 1, ".")) return parse_pl(p);
     if (strcmp(t->text, "self") == 0 && front_is_op_at(p, 1, ".")) return parse_self_call(p);
     front_next(p);
+    if (front_is_op(p, "(") && !front_sym_find(p, t->text) && front_extern_find(p, t->text))
+        return call_program_fn(p, t->text, t->span, "");               /* a module-level @pl.function */
     Sym *s = front_sym_find(p, t->text);
     if (s && s->lit) return with_span(ir_clone_expr(p->c, s->lit, &(VarMap){0}), t->span);   /* a bound scalar */
     if (s && s->var) {
@@ -351,11 +359,13 @@ static Expr *parse_name(Parser *p) {
         return a || p->failed ? a : ir_ref(s->var);
     }
     int64_t cv;
-    if (front_const_lookup(p, t->text, &cv)) return with_span(ir_const_int(p->c, cv, DT_INDEX), t->span);
+    if (s && front_const_lookup(p, t->text, &cv)) return with_span(ir_const_int(p->c, cv, DT_INDEX), t->span);
     if (front_is_op(p, "(")) {                                         /* a @pl.jit.incore / inline helper */
         Expr *h = front_helper_call(p, t->text, t->span);
         if (h || p->failed) return h;
     }
+    Expr *k = s || p->failed ? NULL : front_const_expr(p, t->text, t->span);   /* module / builder constants */
+    if (k || p->failed) return k;
     front_error(p, t->span, "'%s' is not defined", t->text);
     return NULL;
 }

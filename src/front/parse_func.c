@@ -172,8 +172,8 @@ static bool parse_body(Parser *p, Function *f) {
     return front_parse_block(p, &f->body, NULL);
 }
 
-static bool parse_method(Parser *p, MethodVec *ms, int deco_args) {
-    Function *f = parse_header(p, deco_args, true, FT_OPAQUE);
+static bool parse_method(Parser *p, MethodVec *ms, int deco_args, bool method, FuncType deflt) {
+    Function *f = parse_header(p, deco_args, method, deflt);
     if (!f) return false;
     if (ir_program_find(p->prog, f->name)) {
         front_error(p, f->span, "duplicate function '%s' in the program", f->name);
@@ -198,7 +198,7 @@ static bool parse_class_members(Parser *p, MethodVec *ms) {
             if (d && strcmp(d, "pl.function") == 0) { is_fn = true; args = a; }
         }
         if (is_fn && front_is_name(p, "def")) {
-            if (!parse_method(p, ms, args)) return false;
+            if (!parse_method(p, ms, args, true, FT_OPAQUE)) return false;
         } else front_skip_statement(p);
     }
     return !p->failed;
@@ -229,6 +229,10 @@ bool front_parse_program_class(Parser *p) {
     p->prog = ir_program_new(p->c, name);
     MethodVec ms = { 0 };
     bool ok = parse_class_members(p, &ms);
+    for (int i = 0; ok && i < p->nexterns; i++) {          /* module-level kernels it calls (parse.c) */
+        p->pos = p->externs[i].pos;
+        ok = parse_method(p, &ms, p->externs[i].deco_args, false, p->externs[i].inline_ ? FT_INLINE : FT_OPAQUE);
+    }
     for (int i = 0; ok && i < ms.len; i++) {
         Method *m = &ms.data[i];
         vec_clear(&p->syms);

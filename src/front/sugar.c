@@ -110,6 +110,7 @@ bool front_not_yet_supported(Parser *p, const char *dotted, Span sp) {
 
 Expr *front_sugar_call(Parser *p, const char *dotted, Span sp) {
     const char *name = dotted + 3;
+    if (strcmp(dotted, "pl.dynamic") == 0) return front_dynamic_dim(p, sp);   /* a -D bound dimension (parse.c) */
     if (strncmp(dotted, "pl.", 3) != 0 || strchr(name, '.')) {
         front_error(p, sp, "unknown operation '%s'", dotted);
         return NULL;

@@ -189,7 +189,7 @@ TEST(user_skips_python) {
     p = parse_file(&x, "tests/front/with_python.py", "foo");
     d = diags(&x);
     CHECK(p == NULL);
-    CHECK_CONTAINS(d, "no @pl.jit function named 'foo' in tests/front/with_python.py (found: mm, other)");
+    CHECK_CONTAINS(d, "no @pl.jit function or @pl.program class named 'foo' in tests/front/with_python.py (entries: mm (@pl.jit), other (@pl.jit))");
     free(d);
     ctx_close(&x);
 }
