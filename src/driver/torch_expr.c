@@ -104,7 +104,7 @@ static bool eval_shape(TEval *ev, const MbExpr *call, int from, int upto, int *r
     const MbExpr *tmp[TARR_MAX_RANK] = { f };
     const MbExpr *const *xs = tmp;
     int n = 1;
-    if (f->kind == MX_TUPLE || f->kind == MX_LIST) xs = (const MbExpr *const *)f->items, n = f->n;
+    if (f->kind == MBX_TUPLE || f->kind == MBX_LIST) xs = (const MbExpr *const *)f->items, n = f->n;
     else if (upto < 0) {
         n = npositional(call) - from;
         if (n > TARR_MAX_RANK) return fail(ev, call->span, "more than %d dims", TARR_MAX_RANK);
@@ -131,7 +131,7 @@ static bool fill_round(TEval *ev, Span sp, TArr *t, TVal *out) {
 typedef VEC(double) DblVec;
 
 static bool tensor_data(TEval *ev, const MbExpr *e, int level, int *rank, int64_t *dims, DblVec *vals, bool *fl) {
-    if (e->kind != MX_LIST && e->kind != MX_TUPLE) {
+    if (e->kind != MBX_LIST && e->kind != MBX_TUPLE) {
         if (level != *rank && *rank >= 0) return fail(ev, e->span, "torch.tensor: ragged nested lists");
         *rank = level;
         double v;
@@ -173,7 +173,7 @@ static bool constructor(TEval *ev, const MbExpr *call, const char *fn, TVal *out
     } else if (!strcmp(base, "randint")) {
         int np = npositional(call) - (like ? 1 : 0);
         int o = like ? 1 : 0;
-        if (np == 3 || (!like && np == 2 && arg(call, 1, NULL)->kind != MX_TUPLE && arg(call, 1, NULL)->kind != MX_LIST) ) {
+        if (np == 3 || (!like && np == 2 && arg(call, 1, NULL)->kind != MBX_TUPLE && arg(call, 1, NULL)->kind != MBX_LIST) ) {
             if (!eval_num(ev, arg(call, o, "low"), &lo, true) || !eval_num(ev, arg(call, o + 1, "high"), &hi, true)) return false;
             if (!like) sz = 2;
         } else {
@@ -185,11 +185,12 @@ static bool constructor(TEval *ev, const MbExpr *call, const char *fn, TVal *out
                strcmp(base, "empty")) {
         return fail(ev, call->span, "'torch.%s' is not in the supported subset", fn);
     }
-    if (!like && !eval_shape(ev, call, sz, 0, &rank, dims)) return false;
+    bool varargs = strcmp(base, "full") && strcmp(base, "randint");    /* torch.zeros(2, 3) */
+    if (!like && !eval_shape(ev, call, sz, varargs ? -1 : 0, &rank, dims)) return false;
     if (!like && sz == 0 && !strcmp(base, "full")) {
         /* torch.full(size, value): the size is the first argument, a tuple */
         const MbExpr *f = arg(call, 0, "size");
-        if (f && f->kind != MX_TUPLE && f->kind != MX_LIST) return fail(ev, f->span, "torch.full needs a size tuple");
+        if (f && f->kind != MBX_TUPLE && f->kind != MBX_LIST) return fail(ev, f->span, "torch.full needs a size tuple");
     }
     if (dt == DT_NONE) dt = DT_FP32;
     TArr *t = tarr_new(dt, rank, dims);
@@ -350,7 +351,7 @@ static bool tensor_op(TEval *ev, const MbExpr *call, const char *name, TArr *x, 
         int64_t dims[TARR_MAX_RANK];
         const MbExpr *f = arg(call, first, "shape");
         if (!f) return fail(ev, sp, "reshape needs a shape");
-        if (f->kind == MX_TUPLE || f->kind == MX_LIST) {
+        if (f->kind == MBX_TUPLE || f->kind == MBX_LIST) {
             if (f->n > TARR_MAX_RANK) return fail(ev, f->span, "more than %d dims", TARR_MAX_RANK);
             for (int i = 0; i < f->n; i++)
                 if (!eval_int(ev, f->items[i], &dims[i])) return false;
@@ -392,7 +393,7 @@ static bool torch_call(TEval *ev, const MbExpr *call, const char *fn, TVal *out)
     (void)L;
     if (!strcmp(fn, "cat") || !strcmp(fn, "concat") || !strcmp(fn, "concatenate")) {
         const MbExpr *l = arg(call, 0, "tensors");
-        if (!l || (l->kind != MX_LIST && l->kind != MX_TUPLE)) return fail(ev, call->span, "torch.cat needs a list of tensors");
+        if (!l || (l->kind != MBX_LIST && l->kind != MBX_TUPLE)) return fail(ev, call->span, "torch.cat needs a list of tensors");
         TArr *xs[64];
         int n = 0;
         bool ok = l->n <= 64 || fail(ev, l->span, "torch.cat of more than 64 tensors");
@@ -424,7 +425,7 @@ static bool eval_call(TEval *ev, const MbExpr *e, TVal *out) {
         *out = (TVal){ .kind = TV_NUM, .num = d[0] == 'i' ? trunc(v) : v, .is_int = d[0] == 'i' };
         return true;
     }
-    if (e->a->kind == MX_ATTR && !(d && !strncmp(d, "torch.", 6))) {
+    if (e->a->kind == MBX_ATTR && !(d && !strncmp(d, "torch.", 6))) {
         TArr *x;
         if (!eval_tensor(ev, e->a->a, &x)) return false;
         bool ok = tensor_op(ev, e, e->a->name, x, 0, out);
@@ -500,7 +501,7 @@ static bool eval_subscript(TEval *ev, const MbExpr *e, TVal *out) {
     for (int i = 0; ok && i < e->n; i++) {
         const MbExpr *q = e->items[i];
         s[i] = (TSlice){ false, false, false, 0, 0, 1 };
-        if (q->kind != MX_SLICE) { s[i].index = true; ok = eval_int(ev, q, &s[i].start); continue; }
+        if (q->kind != MBX_SLICE) { s[i].index = true; ok = eval_int(ev, q, &s[i].start); continue; }
         if (q->a) ok = ok && eval_int(ev, q->a, &s[i].start), s[i].has_start = true;
         if (q->b) ok = ok && eval_int(ev, q->b, &s[i].stop), s[i].has_stop = true;
         if (q->c) ok = ok && eval_int(ev, q->c, &s[i].step);
@@ -539,9 +540,9 @@ bool teval(TEval *ev, const MbExpr *e, TVal *out) {
     *out = (TVal){ 0 };
     if (!e) return fail(ev, SPAN_NONE, "missing argument");
     switch (e->kind) {
-    case MX_NUM: *out = (TVal){ .kind = TV_NUM, .num = e->num, .is_int = e->is_int }; return true;
-    case MX_STR: *out = (TVal){ .kind = TV_STR, .str = e->name }; return true;
-    case MX_NAME:
+    case MBX_NUM: *out = (TVal){ .kind = TV_NUM, .num = e->num, .is_int = e->is_int }; return true;
+    case MBX_STR: *out = (TVal){ .kind = TV_STR, .str = e->name }; return true;
+    case MBX_NAME:
         if (!strcmp(e->name, "True") || !strcmp(e->name, "False")) {
             *out = (TVal){ .kind = TV_NUM, .num = e->name[0] == 'T', .is_int = true };
             return true;
@@ -549,11 +550,11 @@ bool teval(TEval *ev, const MbExpr *e, TVal *out) {
         if (!strcmp(e->name, "None")) return true;
         if (ev->lookup && ev->lookup(ev->ud, e->name, out)) return true;
         return fail(ev, e->span, "name '%s' has no value the main-block reader knows", e->name);
-    case MX_ATTR: return eval_attr(ev, e, out);
-    case MX_CALL: return eval_call(ev, e, out);
-    case MX_BIN: return eval_bin(ev, e, out);
-    case MX_SUBSCRIPT: return eval_subscript(ev, e, out);
-    case MX_UNARY: {
+    case MBX_ATTR: return eval_attr(ev, e, out);
+    case MBX_CALL: return eval_call(ev, e, out);
+    case MBX_BIN: return eval_bin(ev, e, out);
+    case MBX_SUBSCRIPT: return eval_subscript(ev, e, out);
+    case MBX_UNARY: {
         if (!teval(ev, e->a, out)) return false;
         if (e->name[0] == '+') return true;
         if (e->name[0] == '-' && out->kind == TV_NUM) { out->num = -out->num; return true; }

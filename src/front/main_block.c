@@ -56,7 +56,7 @@ static MbExpr *subscript_item(R *r, int depth) {
     MbExpr *lo = NULL;
     if (!is_op(r, 0, ":")) lo = expr(r, depth);
     if (!is_op(r, 0, ":")) return lo;
-    MbExpr *s = node(r, MX_SLICE, sp);
+    MbExpr *s = node(r, MBX_SLICE, sp);
     s->a = lo;
     r->pos++;
     if (!is_op(r, 0, ",") && !is_op(r, 0, "]") && !is_op(r, 0, ":")) s->b = expr(r, depth);
@@ -92,13 +92,13 @@ static MbExpr *atom(R *r, int depth) {
             return NULL;
         }
         r->pos++;
-        MbExpr *e = node(r, MX_NAME, t->span);
+        MbExpr *e = node(r, MBX_NAME, t->span);
         e->name = t->text;
         return e;
     }
     if (t->kind == TK_INT || t->kind == TK_FLOAT) {
         r->pos++;
-        MbExpr *e = node(r, MX_NUM, t->span);
+        MbExpr *e = node(r, MBX_NUM, t->span);
         e->is_int = t->kind == TK_INT;
         if (e->is_int && (t->too_big || t->uval > (uint64_t)INT64_MAX)) { fail(r, "an integer literal beyond int64"); return e; }
         e->ival = e->is_int ? (int64_t)t->uval : 0;
@@ -107,7 +107,7 @@ static MbExpr *atom(R *r, int depth) {
     }
     if (t->kind == TK_STRING) {
         r->pos++;
-        MbExpr *e = node(r, MX_STR, t->span);
+        MbExpr *e = node(r, MBX_STR, t->span);
         e->name = t->text;
         while (pk(r, 0)->kind == TK_STRING) r->pos++;       /* implicit concatenation (messages) */
         return e;
@@ -119,7 +119,7 @@ static MbExpr *atom(R *r, int depth) {
         bool comma;
         items(r, paren ? ")" : "]", false, false, &v, NULL, &comma, depth);
         if (paren && v.len == 1 && !comma) { MbExpr *e = v.data[0]; vec_free(&v); return e; }
-        MbExpr *e = node(r, paren ? MX_TUPLE : MX_LIST, t->span);
+        MbExpr *e = node(r, paren ? MBX_TUPLE : MBX_LIST, t->span);
         take_items(r, e, &v, NULL);
         return e;
     }
@@ -132,14 +132,14 @@ static MbExpr *postfix(R *r, int depth) {
     while (!r->bad) {
         Span sp = pk(r, 0)->span;
         if (is_op(r, 0, ".") && pk(r, 1)->kind == TK_NAME) {
-            MbExpr *x = node(r, MX_ATTR, pk(r, 1)->span);
+            MbExpr *x = node(r, MBX_ATTR, pk(r, 1)->span);
             x->a = e, x->name = pk(r, 1)->text;
             r->pos += 2;
             e = x;
         } else if (is_op(r, 0, "(") || is_op(r, 0, "[")) {
             bool call = is_op(r, 0, "(");
             r->pos++;
-            MbExpr *x = node(r, call ? MX_CALL : MX_SUBSCRIPT, call ? e->span : sp);
+            MbExpr *x = node(r, call ? MBX_CALL : MBX_SUBSCRIPT, call ? e->span : sp);
             x->a = e;
             ExprVec v = { 0 };
             StrVec kw = { 0 };
@@ -157,7 +157,7 @@ static MbExpr *unary(R *r, int depth);
 static MbExpr *power(R *r, int depth) {
     MbExpr *e = postfix(r, depth);
     if (!r->bad && is_op(r, 0, "**")) {
-        MbExpr *x = node(r, MX_BIN, pk(r, 0)->span);
+        MbExpr *x = node(r, MBX_BIN, pk(r, 0)->span);
         r->pos++;
         x->name = "**", x->a = e, x->b = unary(r, depth);
         return x;
@@ -167,7 +167,7 @@ static MbExpr *power(R *r, int depth) {
 
 static MbExpr *unary(R *r, int depth) {
     if (is_op(r, 0, "-") || is_op(r, 0, "+") || is_op(r, 0, "~")) {
-        MbExpr *x = node(r, MX_UNARY, pk(r, 0)->span);
+        MbExpr *x = node(r, MBX_UNARY, pk(r, 0)->span);
         x->name = pk(r, 0)->text;
         r->pos++;
         x->a = unary(r, depth);
@@ -189,7 +189,7 @@ static MbExpr *binary(R *r, int level, int depth) {
         for (int i = 0; levels[level][i]; i++)
             if (is_op(r, 0, levels[level][i])) op = levels[level][i];
         if (!op) return e;
-        MbExpr *x = node(r, MX_BIN, pk(r, 0)->span);
+        MbExpr *x = node(r, MBX_BIN, pk(r, 0)->span);
         r->pos++;
         x->name = op, x->a = e, x->b = binary(r, level + 1, depth);
         e = x;
@@ -211,8 +211,8 @@ static MbExpr *expr(R *r, int depth) {
 
 const char *front_mb_dotted(const MbExpr *e, char *buf, size_t n) {
     if (!e) return NULL;
-    if (e->kind == MX_NAME) { snprintf(buf, n, "%s", e->name); return buf; }
-    if (e->kind != MX_ATTR || !front_mb_dotted(e->a, buf, n)) return NULL;
+    if (e->kind == MBX_NAME) { snprintf(buf, n, "%s", e->name); return buf; }
+    if (e->kind != MBX_ATTR || !front_mb_dotted(e->a, buf, n)) return NULL;
     size_t l = strlen(buf);
     snprintf(buf + l, n > l ? n - l : 0, ".%s", e->name);
     return buf;
@@ -235,18 +235,18 @@ static void skip_stmt(R *r) {
 
 static const MbJit *find_jit(const MainBlock *mb, const MbExpr *callee, bool *lower) {
     *lower = false;
-    if (callee && callee->kind == MX_ATTR && callee->a->kind == MX_NAME &&
+    if (callee && callee->kind == MBX_ATTR && callee->a->kind == MBX_NAME &&
         (!strcmp(callee->name, "lower") || !strcmp(callee->name, "compile"))) {
         *lower = true;
         callee = callee->a;
     }
-    return callee && callee->kind == MX_NAME ? front_main_find_jit(mb, callee->name) : NULL;
+    return callee && callee->kind == MBX_NAME ? front_main_find_jit(mb, callee->name) : NULL;
 }
 
 /* A call statement (or the right-hand side of an assignment) that is not a plain expression. */
 static bool classify_call(R *r, MainBlock *mb, MbStmt *s, MbExpr *e) {
     char buf[128];
-    if (!e || e->kind != MX_CALL) return false;
+    if (!e || e->kind != MBX_CALL) return false;
     const char *d = front_mb_dotted(e->a, buf, sizeof buf);
     bool lower;
     const MbJit *j = find_jit(mb, e->a, &lower);
@@ -258,12 +258,12 @@ static bool classify_call(R *r, MainBlock *mb, MbStmt *s, MbExpr *e) {
     if (!strcmp(d, "RunConfig")) {
         s->kind = MS_CONFIG;
         for (int i = 0; i < e->n; i++)
-            if (e->kw[i] && !strcmp(e->kw[i], "platform") && e->items[i]->kind == MX_STR) s->platform = e->items[i]->name;
+            if (e->kw[i] && !strcmp(e->kw[i], "platform") && e->items[i]->kind == MBX_STR) s->platform = e->items[i]->name;
         s->e = e;
         return true;
     }
     if (!strcmp(d, "torch.manual_seed")) {
-        if (e->n == 1 && e->items[0]->kind == MX_NUM && e->items[0]->is_int) {
+        if (e->n == 1 && e->items[0]->kind == MBX_NUM && e->items[0]->is_int) {
             s->kind = MS_SEED, s->seed = e->items[0]->ival;
         } else s->kind = MS_SKIP, s->why = "torch.manual_seed with a non-literal seed";
         return true;
@@ -280,9 +280,9 @@ static void read_assert(R *r, MbStmt *s) {
     r->pos++;
     s->kind = MS_CHECK;
     MbExpr *e = expr(r, 0);
-    const char *d = !r->bad && e && e->kind == MX_CALL ? front_mb_dotted(e->a, buf, sizeof buf) : NULL;
+    const char *d = !r->bad && e && e->kind == MBX_CALL ? front_mb_dotted(e->a, buf, sizeof buf) : NULL;
     if (d && (!strcmp(d, "torch.allclose") || !strcmp(d, "torch.equal"))) {
-        s->check = d + 6, s->e = e;     /* a `, message` after it is ignored (skip_stmt) */
+        s->check = !strcmp(d, "torch.equal") ? "equal" : "allclose", s->e = e;     /* a `, message` after it is ignored (skip_stmt) */
         return;
     }
     s->why = r->bad ? arena_printf(r->a, "an assert using %s", r->bad_why)
@@ -321,7 +321,7 @@ static void read_stmt(R *r, MainBlock *mb, MbStmt *s) {
         return;
     }
     if (target) { s->kind = MS_ASSIGN, s->e = e; return; }
-    const char *d = e && e->kind == MX_CALL ? front_mb_dotted(e->a, buf, sizeof buf) : NULL;
+    const char *d = e && e->kind == MBX_CALL ? front_mb_dotted(e->a, buf, sizeof buf) : NULL;
     if (d && !strcmp(d, "print")) { s->kind = MS_SKIP, s->why = NULL; return; }
     s->kind = MS_SKIP;
     if (d && !strchr(d, '.')) s->why = arena_printf(r->a, "call of module function '%s'", d);

@@ -16,7 +16,7 @@
 #include "front/front.h"
 
 typedef enum {
-    MX_NUM, MX_STR, MX_NAME, MX_ATTR, MX_CALL, MX_BIN, MX_UNARY, MX_SUBSCRIPT, MX_LIST, MX_TUPLE, MX_SLICE
+    MBX_NUM, MBX_STR, MBX_NAME, MBX_ATTR, MBX_CALL, MBX_BIN, MBX_UNARY, MBX_SUBSCRIPT, MBX_LIST, MBX_TUPLE, MBX_SLICE
 } MbExprKind;
 
 typedef struct MbExpr MbExpr;
