@@ -256,6 +256,8 @@ static void run_call(MR *m, const MbStmt *st) {
 
 /* ---- statements ---- */
 
+static const char *kind_prefix(const char *kind) { return !strcmp(kind, "assert_close") ? "testing." : ""; }
+
 static void run_check(MR *m, const MbStmt *st) {
     CheckRec r = { .line = st->span.line, .kind = st->check ? st->check : "assert" };
     if (!st->e) {
@@ -275,9 +277,9 @@ static void run_check(MR *m, const MbStmt *st) {
     StrBuf *o = m->out;
     sb_printf(o, "check %s:%d: ", m->path, r.line);
     if (!r.evaluated) sb_printf(o, "not evaluated: %s\n", r.why);
-    else if (r.c.shape_msg[0]) sb_printf(o, "torch.%s FAILED: %s\n", r.kind, r.c.shape_msg);
+    else if (r.c.shape_msg[0]) sb_printf(o, "torch.%s%s FAILED: %s\n", kind_prefix(r.kind), r.kind, r.c.shape_msg);
     else
-        sb_printf(o, "torch.%s %s: max |out - ref| %.3g (rtol %g, atol %g), %lld / %lld elements off\n", r.kind,
+        sb_printf(o, "torch.%s%s %s: max |out - ref| %.3g (rtol %g, atol %g), %lld / %lld elements off\n", kind_prefix(r.kind), r.kind,
                   r.c.passed ? "passed" : "FAILED", r.c.max_abs_err, r.c.rtol, r.c.atol, (long long)r.c.mismatches,
                   (long long)r.c.checked);
 }

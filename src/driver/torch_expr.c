@@ -378,7 +378,7 @@ static bool tensor_op(TEval *ev, const MbExpr *call, const char *name, TArr *x, 
     }
     if (!strcmp(name, "clone") || !strcmp(name, "contiguous") || !strcmp(name, "detach") || !strcmp(name, "cpu"))
         return put_tensor(ev, sp, tarr_ref(x), err, out);
-    return fail(ev, sp, "'%s' is not in the supported subset", name);
+    return fail(ev, sp, "'%s%s' is not in the supported subset", first ? "torch." : "tensor method .", name);
 }
 
 static bool torch_call(TEval *ev, const MbExpr *call, const char *fn, TVal *out) {
