@@ -198,6 +198,20 @@ static void write_back(MR *m, DrvSession *s, const CallArg *ca, void **bufs, con
     }
 }
 
+/* After a failed call its outputs have no value: the checks on them are "not evaluated" rather than
+ * failed against zeros. Without a loaded program the directions are unknown: every tensor name. */
+static void forget_outputs(MR *m, DrvSession *s, const MbStmt *st, const CallArg *ca, int n) {
+    char why[160];
+    snprintf(why, sizeof why, "the call of '%s' at line %d failed", st->kernel, st->span.line);
+    for (int k = 0; k < n; k++) {
+        if (!ca[k].var || ca[k].v.kind != TV_TENSOR) continue;
+        bool out = !drv_loaded(s);
+        for (int i = 0; !out && i < drv_num_params(s); i++)
+            out = !strcmp(drv_param(s, i)->name, ca[k].param) && drv_param(s, i)->dir != PD_IN;
+        if (out) env_set(m, ca[k].var, (TVal){ 0 }, false, why);
+    }
+}
+
 static void call_report(MR *m, DrvSession *s, const MbStmt *st, bool compiled) {
     StrBuf r = { 0 };
     if (m->json) {
@@ -243,6 +257,7 @@ static void run_call(MR *m, const MbStmt *st) {
     }
     ok = ok && compiled;
     if (!ok) m->calls_ok = false;
+    if (!ok && !st->lower_only) forget_outputs(m, s, st, ca, n);
     flush_diags(m);
     const DiagSink *sd = drv_diag(s);
     for (int i = 0; i < sd->items.len; i++)
@@ -366,10 +381,34 @@ static void summary(MR *m, bool ok) {
     sb_putc(m->out, '\n');
 }
 
-static bool has_call(const MainBlock *mb) {
-    for (int i = 0; i < mb->n; i++)
-        if (mb->stmts[i].kind == MS_CALL) return true;
-    return false;
+/* Every kernel call's name arguments are assigned earlier in the block (or are module constants).
+ * Otherwise the block is not readable (spec §5.4: give up on the block, not on the file): a note
+ * names the argument and the first statement skipped before the call. */
+static bool readable(MR *m) {
+    bool any = false;
+    for (int i = 0; i < m->mb.n; i++) {
+        const MbStmt *st = &m->mb.stmts[i];
+        if (st->kind != MS_CALL) continue;
+        any = true;
+        for (int k = 0; k < st->e->n; k++) {
+            const MbExpr *a = st->e->items[k];
+            if (a->kind != MBX_NAME || (st->e->kw[k] && !strcmp(st->e->kw[k], "config")) || front_module_find(&m->mod, a->name)) continue;
+            bool bound = false;
+            const MbStmt *skip = NULL;
+            for (int q = 0; q < i; q++) {
+                const MbStmt *p = &m->mb.stmts[q];
+                bound |= (p->kind == MS_ASSIGN || p->kind == MS_CONFIG) && p->target && !strcmp(p->target, a->name);
+                if (!skip && p->kind == MS_SKIP && p->why) skip = p;
+            }
+            if (bound) continue;
+            diag_add(&m->diag, DIAG_NOTE, a->span, NULL,
+                     "cannot read the main block statically: argument '%s' of '%s' is not assigned by a statement the reader understands%s%s%s; running the default entry with random inputs",
+                     a->name, st->kernel, skip ? " (skipped: " : "", skip ? skip->why : "", skip ? ")" : "");
+            if (skip) diag_add(&m->diag, DIAG_NOTE, skip->span, NULL, "main block: skipped (%s)", skip->why);
+            return false;
+        }
+    }
+    return any;
 }
 
 int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, StrBuf *diags) {
@@ -381,7 +420,7 @@ int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, 
     diag_init(&m.diag);
     m.ir = ir_ctx_new(&m.diag);
     int rc = -1;
-    if (front_main_block(m.ir, &m.src, &m.mb) && front_module_consts(m.ir, &m.src, NULL, &m.mod) && has_call(&m.mb)) {
+    if (front_main_block(m.ir, &m.src, &m.mb) && front_module_consts(m.ir, &m.src, NULL, &m.mod) && readable(&m)) {
         for (int i = 0; i < m.mb.n; i++) run_stmt(&m, &m.mb.stmts[i]);
         bool ok = m.calls_ok;
         for (int i = 0; i < m.checks.len; i++)
@@ -389,9 +428,8 @@ int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, 
         summary(&m, ok);
         rc = ok ? 0 : 1;
     } else {
-        diag_free(&m.diag);                       /* the fallback load reports lexical errors itself */
-        diag_init(&m.diag);
-        if (m.mb.found)
+        if (m.diag.nerrors) diag_free(&m.diag), diag_init(&m.diag);   /* the fallback load reports lexical errors */
+        if (m.mb.found && !m.diag.items.len)
             diag_add(&m.diag, DIAG_NOTE, m.mb.span, NULL,
                      "the main block calls no @pl.jit function the reader understands; running the default entry with random inputs");
         flush_diags(&m);
