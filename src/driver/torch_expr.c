@@ -270,6 +270,50 @@ static const struct { const char *name; TRedOp op; } reduce_fns[] = {
     { "sum", TR_SUM }, { "mean", TR_MEAN }, { "amax", TR_MAX }, { "amin", TR_MIN }, { "max", TR_MAX }, { "min", TR_MIN },
 };
 
+/* Matrix and view operations of tensor_op: 1 done, 0 failed, -1 not one of them. */
+static int view_op(TEval *ev, const MbExpr *call, const char *name, TArr *x, int first, TVal *out) {
+    char err[160] = "";
+    Span sp = call->span;
+    if (!strcmp(name, "transpose") || !strcmp(name, "swapaxes")) {
+        int64_t a, b;
+        if (!eval_int(ev, arg(call, first, "dim0"), &a) || !eval_int(ev, arg(call, first + 1, "dim1"), &b)) return false;
+        return put_tensor(ev, sp, tarr_transpose(x, (int)a, (int)b, err, sizeof err), err, out);
+    }
+    if (!strcmp(name, "t")) {
+        if (x->rank > 2) return fail(ev, sp, ".t() of a rank-%d tensor", x->rank);
+        return put_tensor(ev, sp, x->rank < 2 ? tarr_cast(x, x->dtype) : tarr_transpose(x, 0, 1, err, sizeof err), err, out);
+    }
+    if (!strcmp(name, "matmul") || !strcmp(name, "mm") || !strcmp(name, "bmm")) {
+        TArr *b;
+        if (!eval_tensor(ev, arg(call, first, "other"), &b)) return false;
+        bool ok = put_tensor(ev, sp, tarr_matmul(x, b, err, sizeof err), err, out);
+        tarr_unref(b);
+        return ok;
+    }
+    if (!strcmp(name, "unsqueeze")) {
+        int64_t d;
+        if (!eval_int(ev, arg(call, first, "dim"), &d)) return false;
+        return put_tensor(ev, sp, tarr_unsqueeze(x, (int)d, err, sizeof err), err, out);
+    }
+    if (!strcmp(name, "reshape") || !strcmp(name, "view")) {
+        int rank = 0;
+        int64_t dims[TARR_MAX_RANK];
+        const MbExpr *f = arg(call, first, "shape");
+        if (!f) return fail(ev, sp, "reshape needs a shape");
+        if (f->kind == MBX_TUPLE || f->kind == MBX_LIST) {
+            if (f->n > TARR_MAX_RANK) return fail(ev, f->span, "more than %d dims", TARR_MAX_RANK);
+            for (int i = 0; i < f->n; i++)
+                if (!eval_int(ev, f->items[i], &dims[i])) return false;
+            rank = f->n;
+        } else {
+            for (const MbExpr *a; (a = arg(call, first + rank, NULL)) && rank < TARR_MAX_RANK; rank++)
+                if (!eval_int(ev, a, &dims[rank])) return false;
+        }
+        return put_tensor(ev, sp, tarr_reshape(x, rank, dims, err, sizeof err), err, out);
+    }
+    return -1;
+}
+
 /* Operation `name` with the tensor x as its first operand; the remaining arguments of call start at
  * position `first` (0 for a method, 1 for torch.name(x, ...)). */
 static bool tensor_op(TEval *ev, const MbExpr *call, const char *name, TArr *x, int first, TVal *out) {
@@ -325,43 +369,8 @@ static bool tensor_op(TEval *ev, const MbExpr *call, const char *name, TArr *x, 
         if (!eval_int(ev, de, &d)) return false;
         return put_tensor(ev, sp, tarr_softmax(x, (int)d, err, sizeof err), err, out);
     }
-    if (!strcmp(name, "transpose") || !strcmp(name, "swapaxes")) {
-        int64_t a, b;
-        if (!eval_int(ev, arg(call, first, "dim0"), &a) || !eval_int(ev, arg(call, first + 1, "dim1"), &b)) return false;
-        return put_tensor(ev, sp, tarr_transpose(x, (int)a, (int)b, err, sizeof err), err, out);
-    }
-    if (!strcmp(name, "t")) {
-        if (x->rank > 2) return fail(ev, sp, ".t() of a rank-%d tensor", x->rank);
-        return put_tensor(ev, sp, x->rank < 2 ? tarr_cast(x, x->dtype) : tarr_transpose(x, 0, 1, err, sizeof err), err, out);
-    }
-    if (!strcmp(name, "matmul") || !strcmp(name, "mm") || !strcmp(name, "bmm")) {
-        TArr *b;
-        if (!eval_tensor(ev, arg(call, first, "other"), &b)) return false;
-        bool ok = put_tensor(ev, sp, tarr_matmul(x, b, err, sizeof err), err, out);
-        tarr_unref(b);
-        return ok;
-    }
-    if (!strcmp(name, "unsqueeze")) {
-        int64_t d;
-        if (!eval_int(ev, arg(call, first, "dim"), &d)) return false;
-        return put_tensor(ev, sp, tarr_unsqueeze(x, (int)d, err, sizeof err), err, out);
-    }
-    if (!strcmp(name, "reshape") || !strcmp(name, "view")) {
-        int rank = 0;
-        int64_t dims[TARR_MAX_RANK];
-        const MbExpr *f = arg(call, first, "shape");
-        if (!f) return fail(ev, sp, "reshape needs a shape");
-        if (f->kind == MBX_TUPLE || f->kind == MBX_LIST) {
-            if (f->n > TARR_MAX_RANK) return fail(ev, f->span, "more than %d dims", TARR_MAX_RANK);
-            for (int i = 0; i < f->n; i++)
-                if (!eval_int(ev, f->items[i], &dims[i])) return false;
-            rank = f->n;
-        } else {
-            for (const MbExpr *a; (a = arg(call, first + rank, NULL)) && rank < TARR_MAX_RANK; rank++)
-                if (!eval_int(ev, a, &dims[rank])) return false;
-        }
-        return put_tensor(ev, sp, tarr_reshape(x, rank, dims, err, sizeof err), err, out);
-    }
+    int v = view_op(ev, call, name, x, first, out);
+    if (v >= 0) return v == 1;
     const char *casts[][2] = { { "float", "float32" }, { "half", "float16" }, { "bfloat16", "bfloat16" },
                                { "int", "int32" }, { "long", "int64" }, { "bool", "bool" } };
     for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
