@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "driver/driver.h"
+#include "driver/main_run.h"
 
 static void run_usage(FILE *f) {
     fprintf(f,
@@ -81,6 +82,14 @@ int cli_run(int argc, char **argv) {
     if (keep) o.capture_deps = true;
     char *path, *entry;
     cli_split_program(prog, &path, &entry);
+    if (!entry && !keep && binds.nargs == 0 && binds.nins == 0 && nouts == 0) {   /* no NAME: the file's own __main__ block (docs/cli.md) */
+        StrBuf out = {0}, diags = {0};
+        int rc = drv_main_run(&o, path, json, &out, &diags);
+        fputs(sb_cstr(&diags), stderr);
+        fputs(sb_cstr(&out), stdout);
+        sb_free(&out), sb_free(&diags);
+        if (rc >= 0) return free(path), free(entry), rc;
+    }
     DrvSession *s = drv_new(&o);
     if (keep) drv_output_prepare(s, keep);
     bool compiled = cli_apply_binds(s, &binds) && drv_load_file(s, path, entry) && cli_bind_inputs(s, &binds) &&
