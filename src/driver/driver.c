@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "driver/main_run.h"
 #include "front/front.h"
 
 void drv_options_defaults(DrvOptions *o) {
@@ -281,7 +282,16 @@ bool drv_load_text(DrvSession *s, const char *name, const char *text, const char
     return load_source(s, name, text ? text : "", text ? strlen(text) : 0, entry, NULL);
 }
 
-bool drv_load_file(DrvSession *s, const char *path, const char *entry) { return drv_load_file_bound(s, path, entry, NULL); }
+/* Without a binding, an unshaped entry takes the shapes of the main block's first call of it
+ * (--arg / --in given to the session still win: drv_binding_merge). */
+bool drv_load_file(DrvSession *s, const char *path, const char *entry) {
+    FrontArg *margs = NULL;
+    int n = drv_main_binding(&s->opt, path, entry, &margs);
+    FrontBinding b = { margs, n, NULL, 0 };
+    bool ok = drv_load_file_bound(s, path, entry, n ? &b : NULL);
+    drv_main_binding_free(margs, n);
+    return ok;
+}
 
 bool drv_load_file_bound(DrvSession *s, const char *path, const char *entry, const FrontBinding *b) {
     size_t len;

@@ -411,6 +411,48 @@ static bool readable(MR *m) {
     return any;
 }
 
+void drv_main_binding_free(FrontArg *args, int n) {
+    for (int i = 0; args && i < n; i++) free((char *)args[i].name);
+    free(args);
+}
+
+int drv_main_binding(const DrvOptions *o, const char *path, const char *entry, FrontArg **args) {
+    StrBuf out = { 0 }, diags = { 0 };
+    MR m = { .opt = *o, .path = path, .out = &out, .diags = &diags, .calls_ok = true, .rng = o->seed };
+    size_t len;
+    int n = 0;
+    *args = NULL;
+    m.text = base_read_file_max(path, (size_t)16 << 20, &len);
+    if (!m.text) return 0;
+    m.src = (SrcFile){ path, m.text, len };
+    diag_init(&m.diag);
+    m.ir = ir_ctx_new(&m.diag);
+    if (front_main_block(m.ir, &m.src, &m.mb) && front_module_consts(m.ir, &m.src, NULL, &m.mod)) {
+        for (int i = 0; i < m.mb.n && !*args; i++) {
+            const MbStmt *st = &m.mb.stmts[i];
+            if (st->kind == MS_ASSIGN) run_assign(&m, st);
+            if (st->kind == MS_SEED) m.rng = (uint64_t)st->seed;
+            if (st->kind != MS_CALL || (entry && strcmp(st->kernel, entry))) continue;
+            const MbJit *j = front_main_find_jit(&m.mb, st->kernel);
+            CallArg ca[64];
+            if (!j || !j->unshaped || !bind_args(&m, st, j, ca, &n)) { n = 0; break; }
+            *args = calloc((size_t)n + 1, sizeof(FrontArg));
+            PTOC_ASSERT(*args, "out of memory");
+            to_front_args(ca, n, *args, st->span);
+            for (int k = 0; k < n; k++) (*args)[k].name = strdup(ca[k].param), tval_free(&ca[k].v);
+        }
+    }
+    for (int i = 0; i < m.env.len; i++) tval_free(&m.env.data[i].v);
+    vec_free(&m.env);
+    front_main_block_free(&m.mb);
+    front_module_free(&m.mod);
+    ir_ctx_free(m.ir);
+    diag_free(&m.diag);
+    free(m.text);
+    sb_free(&out), sb_free(&diags);
+    return n;
+}
+
 int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, StrBuf *diags) {
     MR m = { .opt = *o, .path = path, .json = json, .out = out, .diags = diags, .calls_ok = true, .rng = o->seed };
     size_t len;

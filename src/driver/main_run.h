@@ -21,4 +21,11 @@
  * 0: every call ran clean and every evaluated check passed; 1: failure (a call, a check, an error). */
 int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, StrBuf *diags);
 
+/* The binding of `entry` (NULL: the first kernel the block calls) from the main block's first call of
+ * it, for a load without the main-block run (ptoc compile / parse, ptoc run file.py:NAME): only when
+ * the kernel has an unshaped pl.Tensor parameter and the block is readable up to that call. *args and
+ * each name are malloc'd (drv_main_binding_free). Returns the number of arguments, 0 for none. */
+int drv_main_binding(const DrvOptions *o, const char *path, const char *entry, FrontArg **args);
+void drv_main_binding_free(FrontArg *args, int n);
+
 #endif

@@ -348,7 +348,7 @@ static void scan_jits(R *r, MainBlock *mb) {
         while (k < r->n && r->t[k].kind != TK_NEWLINE) k++;
         while (k < r->n && r->t[k].kind == TK_NEWLINE) k++;
         if (k + 2 >= r->n || strcmp(r->t[k].text, "def") || r->t[k + 1].kind != TK_NAME) continue;
-        MbJit j = { r->t[k + 1].text, NULL, 0, r->t[k + 1].span };
+        MbJit j = { r->t[k + 1].text, NULL, 0, r->t[k + 1].span, false };
         StrVec ps = { 0 };
         int b = 0;
         for (int q = k + 2; q < r->n; q++) {
@@ -358,6 +358,10 @@ static void scan_jits(R *r, MainBlock *mb) {
             Tok *prev = &r->t[q - 1];
             if (b == 1 && u->kind == TK_NAME && prev->kind == TK_OP && (!strcmp(prev->text, "(") || !strcmp(prev->text, ",")))
                 vec_push(&ps, u->text);
+            Tok *next = &r->t[q + 1 < r->n ? q + 1 : q];
+            if (u->kind == TK_NAME && !strcmp(u->text, "Tensor") && !strcmp(prev->text, ".") && next->kind == TK_OP &&
+                (!strcmp(next->text, ",") || !strcmp(next->text, ")") || !strcmp(next->text, "]")))
+                j.unshaped = true;
         }
         j.nparams = ps.len;
         j.params = ARENA_ARRAY(r->a, const char *, ps.len + 1);

@@ -62,6 +62,7 @@ typedef struct MbJit {
     const char **params;
     int nparams;
     Span span;
+    bool unshaped;                  /* a parameter annotated with a bare pl.Tensor (its shape comes from a call) */
 } MbJit;
 
 typedef struct MainBlock {

@@ -59,6 +59,32 @@ expect lower_only $D/lower_only.py 0 "call tile_mul (compile only) at $D/lower_o
 [ $? -eq 0 ] && ! grep -q "main block" "$T/n.out" && [ "$(tail -n 1 "$T/n.out")" = OK ] && ok "file:NAME skips the main block" \
     || ko "file:NAME skips the main block" "$(tail -n 3 "$T/n.out")"
 
+# without the main-block run (compile, parse, file.py:NAME), an unshaped entry takes the shapes of the
+# block's first call of it; --arg still wins
+cat > "$T/unshaped.py" <<'PY'
+import pypto.language as pl
+import torch
+
+@pl.jit
+def twice(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [32, 64])
+        pl.store(pl.add(t, t), [0, 0], c)
+    return c
+
+if __name__ == "__main__":
+    a = torch.randn(32, 64, dtype=torch.float32)
+    c = torch.zeros(32, 64, dtype=torch.float32)
+    twice(a, c)
+    assert torch.allclose(c, 2 * a)
+PY
+"$PTOC" compile "$T/unshaped.py" --json > "$T/u.out" 2> "$T/u.err"
+[ $? -eq 0 ] && ok "compile binds from the main block" || ko "compile binds from the main block" "$(head -3 "$T/u.err")"
+"$PTOC" parse "$T/unshaped.py" | grep -q 'a: pl.Tensor\[\[32, 64\], pl.FP32\]' && ok "parse binds from the main block"     || ko "parse binds from the main block" "$("$PTOC" parse "$T/unshaped.py" 2>&1 | head -8)"
+"$PTOC" run "$T/unshaped.py:twice" > "$T/u2.out" 2>&1
+[ $? -eq 0 ] && [ "$(tail -n 1 "$T/u2.out")" = OK ] && ok "file:NAME binds from the main block" || ko "file:NAME binds" "$(tail -3 "$T/u2.out")"
+"$PTOC" parse "$T/unshaped.py" --arg a=16x64:fp32 --arg c=16x64:fp32 | grep -q 'a: pl.Tensor\[\[16, 64\], pl.FP32\]'     && ok "--arg wins over the main block" || ko "--arg wins over the main block" "$("$PTOC" parse "$T/unshaped.py" --arg a=16x64:fp32 2>&1 | head -5)"
+
 # speed: 500 lines, 10 jit functions, 20 checks
 bash $D/gen_large.sh > "$T/large.py"
 t0=$(date +%s%N)
