@@ -70,7 +70,8 @@ typedef struct FrontFrame { bool is_def; const char *name; int pos; /* at 'def' 
 struct Parser;
 void front_builder_scope(struct Parser *p, const FrontFrame *chain, int nchain, int stop_pos);
 /* The module-level constants of a token stream, in file order (module.c). */
-void front_module_env(IrCtx *c, const Tok *toks, int ntoks, const FrontBinding *b, ConstVec *out);
+/* src: the file the tokens come from (its directory resolves `from .config import N`); NULL: no imports. */
+void front_module_env(IrCtx *c, const SrcFile *src, const Tok *toks, int ntoks, const FrontBinding *b, ConstVec *out);
 
 /* ---------------------------------------------------------------- parser state */
 typedef struct Sym {

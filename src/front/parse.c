@@ -466,7 +466,7 @@ Program *front_parse_bound(IrCtx *c, const SrcFile *src, const char *entry, cons
     int errors_before = c->diag->nerrors;
     if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return NULL; }
     Parser p = { .c = c, .src = src, .toks = toks.data, .ntoks = toks.len, .binding = b };
-    front_module_env(c, toks.data, toks.len, b, &p.consts);
+    front_module_env(c, src, toks.data, toks.len, b, &p.consts);
     Scan s = { 0 };
     FrontFrame chain[MAX_CHAIN];
     scan_block(&p, &s, chain, 0);
