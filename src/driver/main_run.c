@@ -23,6 +23,10 @@ typedef struct CheckRec {
     char why[256];
 } CheckRec;
 
+/* A compiled specialisation: the kernel and its binding (as text), reused by a later call with the
+ * same key, as a JIT's compile cache would (spec/language.md §1.1 step 6). */
+typedef struct Compiled { char *key; DrvSession *s; bool compiled; int printed; } Compiled;
+
 typedef struct MR {
     DrvOptions opt;
     const char *path;
@@ -41,6 +45,8 @@ typedef struct MR {
     VEC(CheckRec) checks;
     bool calls_ok;
     int ncalls;
+    VEC(Compiled) cache;
+    bool reused;                    /* the call being reported reuses an earlier call's compile */
 } MR;
 
 static EnvEntry *env_find(MR *m, const char *name) {
@@ -220,7 +226,8 @@ static void call_report(MR *m, DrvSession *s, const MbStmt *st, bool compiled) {
         vec_push(&m->call_json, sb_take(&r));
         return;
     }
-    sb_printf(m->out, "call %s%s at %s:%d\n", st->kernel, st->lower_only ? " (compile only)" : "", m->path, st->span.line);
+    sb_printf(m->out, "call %s%s at %s:%d%s\n", st->kernel, st->lower_only ? " (compile only)" : "", m->path, st->span.line,
+              m->reused ? " (same binding as an earlier call: its compile is reused)" : "");
     if (compiled) drv_report_text(s, &r);
     const char *p = sb_cstr(&r);
     while (*p) {                                 /* indented: the verdict lines of calls are not the file's */
@@ -233,6 +240,36 @@ static void call_report(MR *m, DrvSession *s, const MbStmt *st, bool compiled) {
     sb_free(&r);
 }
 
+/* "kernel(a=FP32[64x128], n=64, ...)": the specialisation key of a call. */
+static char *binding_key(const char *kernel, const FrontArg *fa, int n) {
+    StrBuf k = { 0 };
+    sb_printf(&k, "%s(", kernel);
+    for (int i = 0; i < n; i++) {
+        sb_printf(&k, "%s%s=", i ? "," : "", fa[i].name);
+        if (fa[i].kind == FA_TENSOR) {
+            sb_printf(&k, "%s[", dtype_name(fa[i].dtype));
+            for (int d = 0; d < fa[i].rank; d++) sb_printf(&k, "%s%lld", d ? "x" : "", (long long)fa[i].dims[d]);
+            sb_putc(&k, ']');
+        } else if (fa[i].kind == FA_FLOAT) sb_printf(&k, "%.17g", fa[i].fval);
+        else sb_printf(&k, "%lld", (long long)fa[i].ival);
+    }
+    sb_putc(&k, ')');
+    return sb_take(&k);
+}
+
+/* The session compiled for this key: a cached one, or a new one loaded and compiled (cached even
+ * when it failed, so a repeated call reports the same errors without compiling again). */
+static Compiled *specialisation(MR *m, const char *kernel, const FrontBinding *b, bool bound) {
+    char *key = binding_key(kernel, b->args, b->nargs);
+    m->reused = false;
+    for (int i = 0; bound && i < m->cache.len; i++)
+        if (!strcmp(m->cache.data[i].key, key)) { free(key); m->reused = true; return &m->cache.data[i]; }
+    DrvSession *s = drv_new(&m->opt);
+    bool ok = bound && drv_load_file_bound(s, m->path, kernel, b);
+    vec_push(&m->cache, ((Compiled){ key, s, ok && drv_compile(s), 0 }));
+    return &m->cache.data[m->cache.len - 1];
+}
+
 static void run_call(MR *m, const MbStmt *st) {
     const MbJit *j = front_main_find_jit(&m->mb, st->kernel);
     CallArg ca[64];
@@ -242,13 +279,14 @@ static void run_call(MR *m, const MbStmt *st) {
     FrontArg fa[64];
     to_front_args(ca, n, fa, st->span);
     FrontBinding b = { fa, n, NULL, 0 };
-    DrvSession *s = drv_new(&m->opt);
-    ok = ok && drv_load_file_bound(s, m->path, j->name, &b);
+    Compiled *c = specialisation(m, j->name, &b, ok);
+    DrvSession *s = c->s;
+    ok = ok && drv_loaded(s);
     int np = ok ? drv_num_params(s) : 0;
     void **bufs = calloc((size_t)np + 1, sizeof *bufs);
     int *argof = calloc((size_t)np + 1, sizeof *argof);
     ok = ok && make_bufs(m, s, st, ca, n, bufs, argof);
-    bool compiled = ok && drv_compile(s);
+    bool compiled = ok && c->compiled;
     if (compiled && !st->lower_only) {
         drv_options(s)->golden = true;
         bool ran = drv_run(s, bufs, np);
@@ -260,13 +298,13 @@ static void run_call(MR *m, const MbStmt *st) {
     if (!ok && !st->lower_only) forget_outputs(m, s, st, ca, n);
     flush_diags(m);
     const DiagSink *sd = drv_diag(s);
-    for (int i = 0; i < sd->items.len; i++)
+    for (int i = c->printed; i < sd->items.len; i++)     /* a reused specialisation: only what is new */
         if (sd->items.data[i].level != DIAG_PERF) diag_format(&sd->items.data[i], m->diags);
+    c->printed = sd->items.len;
     call_report(m, s, st, compiled);
     for (int i = 0; i < np; i++) free(bufs[i]);
     free(bufs), free(argof);
     for (int i = 0; i < n; i++) tval_free(&ca[i].v);
-    drv_free(s);
 }
 
 /* ---- statements ---- */
@@ -481,6 +519,8 @@ int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, 
     for (int i = 0; i < m.call_json.len; i++) free(m.call_json.data[i]);
     vec_free(&m.call_json);
     vec_free(&m.checks);
+    for (int i = 0; i < m.cache.len; i++) free(m.cache.data[i].key), drv_free(m.cache.data[i].s);
+    vec_free(&m.cache);
     front_main_block_free(&m.mb);
     front_module_free(&m.mod);
     ir_ctx_free(m.ir);

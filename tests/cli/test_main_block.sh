@@ -85,6 +85,11 @@ PY
 [ $? -eq 0 ] && [ "$(tail -n 1 "$T/u2.out")" = OK ] && ok "file:NAME binds from the main block" || ko "file:NAME binds" "$(tail -3 "$T/u2.out")"
 "$PTOC" parse "$T/unshaped.py" --arg a=16x64:fp32 --arg c=16x64:fp32 | grep -q 'a: pl.Tensor\[\[16, 64\], pl.FP32\]'     && ok "--arg wins over the main block" || ko "--arg wins over the main block" "$("$PTOC" parse "$T/unshaped.py" --arg a=16x64:fp32 2>&1 | head -5)"
 
+# one specialisation per distinct binding: a repeated binding reuses its compile, another shape does not
+"$PTOC" run $D/respecialise.py > "$T/r.out" 2>&1
+[ $? -eq 0 ] && [ "$(grep -c 'its compile is reused' "$T/r.out")" -eq 1 ] && grep -q "respecialise.py:19 (same binding" "$T/r.out" \
+    && grep -q "checks: 3 passed, 0 failed" "$T/r.out" && ok "compile reused per binding" || ko "compile reused per binding" "$(grep '^call\|^main' "$T/r.out")"
+
 # speed: 500 lines, 10 jit functions, 20 checks
 bash $D/gen_large.sh > "$T/large.py"
 t0=$(date +%s%N)
