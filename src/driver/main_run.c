@@ -473,7 +473,8 @@ int drv_main_binding(const DrvOptions *o, const char *path, const char *entry, F
             if (st->kind != MS_CALL || (entry && strcmp(st->kernel, entry))) continue;
             const MbJit *j = front_main_find_jit(&m.mb, st->kernel);
             CallArg ca[64];
-            if (!j || !j->unshaped || !bind_args(&m, st, j, ca, &n)) { n = 0; break; }
+            bool needs = j && (j->unshaped || strstr(m.text, "pl.dynamic("));   /* shapes only the call can give */
+            if (!needs || !bind_args(&m, st, j, ca, &n)) { n = 0; break; }
             *args = calloc((size_t)n + 1, sizeof(FrontArg));
             PTOC_ASSERT(*args, "out of memory");
             to_front_args(ca, n, *args, st->span);

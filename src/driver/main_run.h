@@ -23,7 +23,8 @@ int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, 
 
 /* The binding of `entry` (NULL: the first kernel the block calls) from the main block's first call of
  * it, for a load without the main-block run (ptoc compile / parse, ptoc run file.py:NAME): only when
- * the kernel has an unshaped pl.Tensor parameter and the block is readable up to that call. *args and
+ * the kernel has an unshaped pl.Tensor parameter (or the file declares pl.dynamic dimensions) and
+ * the block is readable up to that call. *args and
  * each name are malloc'd (drv_main_binding_free). Returns the number of arguments, 0 for none. */
 int drv_main_binding(const DrvOptions *o, const char *path, const char *entry, FrontArg **args);
 void drv_main_binding_free(FrontArg *args, int n);

@@ -93,6 +93,32 @@ static Type *bound_tensor(Parser *p, const char *name, Span sp, const FrontArg *
     return t;
 }
 
+void front_bind_dynamic_dims(Parser *p, const char *name) {
+    const FrontArg *a = find_arg(p->binding, name);
+    if (!a || a->kind != FA_TENSOR) return;
+    int k = p->pos, depth = 0;
+    for (; k + 1 < p->ntoks && p->toks[k].kind != TK_NEWLINE; k++) {      /* the shape list: the first "[[" */
+        if (p->toks[k].kind == TK_OP && !strcmp(p->toks[k].text, "[") && p->toks[k + 1].kind == TK_OP && !strcmp(p->toks[k + 1].text, "[")) break;
+        if (p->toks[k].kind == TK_OP && !strcmp(p->toks[k].text, ",") && depth == 0) return;   /* the next parameter */
+        if (p->toks[k].kind == TK_OP && strchr("([", p->toks[k].text[0])) depth++;
+        if (p->toks[k].kind == TK_OP && strchr(")]", p->toks[k].text[0])) depth--;
+    }
+    if (k + 1 >= p->ntoks || p->toks[k].kind == TK_NEWLINE) return;
+    k += 2;
+    for (int i = 0; i < a->rank && k + 1 < p->ntoks; i++) {
+        const Tok *t = &p->toks[k], *after = &p->toks[k + 1];
+        bool single = t->kind == TK_NAME && after->kind == TK_OP && (!strcmp(after->text, ",") || !strcmp(after->text, "]"));
+        ConstSym *c = single ? (ConstSym *)front_const_find(&p->consts, t->text) : NULL;
+        if (c && c->kind == CK_DYNAMIC) {        /* M = pl.dynamic("M"): its extent is the bound dimension */
+            c->kind = CK_INT;
+            c->ival = a->dims[i];
+        }
+        while (k < p->ntoks && !(p->toks[k].kind == TK_OP && (!strcmp(p->toks[k].text, ",") || !strcmp(p->toks[k].text, "]")))) k++;
+        if (k >= p->ntoks || !strcmp(p->toks[k].text, "]")) return;
+        k++;
+    }
+}
+
 Type *front_bind_param(Parser *p, const char *name, Span sp, Type *t, ParamDir dir) {
     const FrontArg *a = find_arg(p->binding, name);
     if (a && a->shape_only && !front_type_is_unshaped(t)) a = NULL;

@@ -222,6 +222,10 @@ Type *front_unshaped_tensor(Parser *p);
 /* The type of parameter `name` of p->fn (annotated t, a bare pl.Tensor when unshaped) under
  * p->binding: the bound shape and dtype, or t checked against the binding; NULL after an error. */
 Type *front_bind_param(Parser *p, const char *name, Span sp, Type *t, ParamDir dir);
+/* Before the annotation of parameter `name` is parsed: each pl.dynamic name that is a whole
+ * dimension of its shape list takes the extent the binding gives that dimension (language.md §1.4,
+ * decision 7: the main block, --arg or --in give a dynamic dim its value). */
+void front_bind_dynamic_dims(Parser *p, const char *name);
 /* After the header: bound scalar parameters become literals in the body's symbol table. */
 bool front_bind_scalars(Parser *p, Function *f);
 /* After a name bound to v: `.shape`, `.shape[i]`, `.dtype`; NULL (not failed) when no attribute follows. */

@@ -128,6 +128,7 @@ static bool parse_params(Parser *p, Function *f, bool method) {
         }
         front_next(p);
         ParamDir d = PD_IN;
+        if (p->user_form) front_bind_dynamic_dims(p, name);
         Type *t = front_parse_param_type(p, &d);
         if (t && p->user_form) t = front_bind_param(p, name, sp, t, d);    /* @pl.jit: the specialisation */
         if (!t) return false;

@@ -90,6 +90,16 @@ PY
 [ $? -eq 0 ] && [ "$(grep -c 'its compile is reused' "$T/r.out")" -eq 1 ] && grep -q "respecialise.py:19 (same binding" "$T/r.out" \
     && grep -q "checks: 3 passed, 0 failed" "$T/r.out" && ok "compile reused per binding" || ko "compile reused per binding" "$(grep '^call\|^main' "$T/r.out")"
 
+# a pl.dynamic dim takes the extent of the bound tensor: main-block call, compile, --arg
+"$PTOC" run $D/dynamic_dim.py > "$T/d.out" 2>&1
+[ $? -eq 0 ] && grep -q "checks: 1 passed, 0 failed" "$T/d.out" && ok "dynamic dim from the main block" || ko "dynamic dim from the main block" "$(tail -3 "$T/d.out")"
+"$PTOC" parse $D/dynamic_dim.py | grep -q 'x: pl.Tensor\[\[48, 64\], pl.FP32\]' && ok "parse: dynamic dim 48" || ko "parse: dynamic dim" "$("$PTOC" parse $D/dynamic_dim.py 2>&1 | head -4)"
+"$PTOC" run $D/dynamic_dim.py:scale --arg x=32x64:fp32 --arg y=32x64:fp32 > "$T/d2.out" 2>&1
+[ $? -eq 0 ] && [ "$(tail -n 1 "$T/d2.out")" = OK ] && ok "dynamic dim from --arg" || ko "dynamic dim from --arg" "$(tail -3 "$T/d2.out")"
+"$PTOC" compile $D/dynamic_dim.py:scale --arg x=32x64:fp32 --arg y=16x64:fp32 > /dev/null 2> "$T/d3.err"
+[ $? -eq 1 ] && grep -q "parameter 'y' is declared pl.Tensor\[\[32, 64\], pl.FP32\] but is bound to a tensor \[16, 64\]" "$T/d3.err" \
+    && ok "one dynamic dim, two extents: located error" || ko "dynamic dim conflict" "$(head -2 "$T/d3.err")"
+
 # speed: 500 lines, 10 jit functions, 20 checks
 bash $D/gen_large.sh > "$T/large.py"
 t0=$(date +%s%N)
