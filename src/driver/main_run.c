@@ -449,6 +449,21 @@ static bool readable(MR *m) {
     return any;
 }
 
+static void mr_free(MR *m) {
+    for (int i = 0; i < m->env.len; i++) tval_free(&m->env.data[i].v);
+    vec_free(&m->env);
+    for (int i = 0; i < m->call_json.len; i++) free(m->call_json.data[i]);
+    vec_free(&m->call_json);
+    vec_free(&m->checks);
+    for (int i = 0; i < m->cache.len; i++) free(m->cache.data[i].key), drv_free(m->cache.data[i].s);
+    vec_free(&m->cache);
+    front_main_block_free(&m->mb);
+    front_module_free(&m->mod);
+    ir_ctx_free(m->ir);
+    diag_free(&m->diag);
+    free(m->text);
+}
+
 void drv_main_binding_free(FrontArg *args, int n) {
     for (int i = 0; args && i < n; i++) free((char *)args[i].name);
     free(args);
@@ -481,13 +496,7 @@ int drv_main_binding(const DrvOptions *o, const char *path, const char *entry, F
             for (int k = 0; k < n; k++) (*args)[k].name = strdup(ca[k].param), tval_free(&ca[k].v);
         }
     }
-    for (int i = 0; i < m.env.len; i++) tval_free(&m.env.data[i].v);
-    vec_free(&m.env);
-    front_main_block_free(&m.mb);
-    front_module_free(&m.mod);
-    ir_ctx_free(m.ir);
-    diag_free(&m.diag);
-    free(m.text);
+    mr_free(&m);
     sb_free(&out), sb_free(&diags);
     return n;
 }
@@ -515,17 +524,6 @@ int drv_main_run(const DrvOptions *o, const char *path, bool json, StrBuf *out, 
                      "the main block calls no @pl.jit function the reader understands; running the default entry with random inputs");
         flush_diags(&m);
     }
-    for (int i = 0; i < m.env.len; i++) tval_free(&m.env.data[i].v);
-    vec_free(&m.env);
-    for (int i = 0; i < m.call_json.len; i++) free(m.call_json.data[i]);
-    vec_free(&m.call_json);
-    vec_free(&m.checks);
-    for (int i = 0; i < m.cache.len; i++) free(m.cache.data[i].key), drv_free(m.cache.data[i].s);
-    vec_free(&m.cache);
-    front_main_block_free(&m.mb);
-    front_module_free(&m.mod);
-    ir_ctx_free(m.ir);
-    diag_free(&m.diag);
-    free(m.text);
+    mr_free(&m);
     return rc;
 }
