@@ -103,6 +103,17 @@ static bool k_only_retry(Walk *w, Expr *c, int64_t M, int64_t N, int64_t K, L0Ti
     return ok && r->m == M && r->n == N;
 }
 
+/* The whole output fits L0C: the matmul at l->items[at] replaced by its K loop (the caller's
+ * accumulator and init_cond carried for matmul_acc); returns the result. */
+static Expr *k_loop(Emit *e, StmtList *l, int at, Expr *c, int64_t K, int64_t k) {
+    bool acc_form = c->call.op == OP_TILE_MATMUL_ACC;
+    int64_t M = ir_type_dim(c->type, 0), N = ir_type_dim(c->type, 1);
+    l->len--, memmove(l->items + at, l->items + at + 1, sizeof(Stmt *) * (size_t)(l->len - at));
+    Expr *init = acc_form ? c->call.args[0] : NULL, *upred = acc_form && c->call.nargs == 4 ? c->call.args[3] : NULL;
+    Expr *final = at_split_k(e, at_idx(e, 0), at_idx(e, 0), M, N, k, K, init, upred);
+    return acc_form ? final : at_narrow_rows(e, final, at_idx(e, 0));
+}
+
 /* Rewrites l->items[at]; returns how many statements now stand in its place (>= 1). */
 static bool tile_one(Walk *w, StmtList *l, int *at) {
     Stmt *s = l->items[*at];
@@ -170,11 +181,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
         final = at_narrow_rows(&e, at_split_k_bias(&e, at_idx(&e, 0), at_idx(&e, 0), M, N, r.k, K, c->call.args[2]), at_idx(&e, 0));
         ir_varmap_put(&m, x, final);
     } else if (r.m == M && r.n == N) {
-        l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
-        Expr *init = acc_form ? c->call.args[0] : NULL, *upred = acc_form && c->call.nargs == 4 ? c->call.args[3] : NULL;
-        final = at_split_k(&e, at_idx(&e, 0), at_idx(&e, 0), M, N, r.k, K, init, upred);
-        if (!acc_form) final = at_narrow_rows(&e, final, at_idx(&e, 0));
-        ir_varmap_put(&m, x, final);
+        ir_varmap_put(&m, x, k_loop(&e, l, *at, c, K, r.k));
     } else {
         int st = acc_form ? -1 : find_direct_store(w, l, *at, x);
         int chained = st < 0 && !acc_form && !bias_form ? at_chain_grid(&e, w->f, &r, M, N, K) : 0;
@@ -185,11 +192,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
             r = os;                                 /* an output-stationary K loop fits: no grid needed */
             w->ctx->tiles.data[w->ctx->tiles.len - 1] = (PassTileChoice){ w->f->name, c->span, M, N, K, r.m, r.n, r.k,
                 (int)r.stationarity, r.double_buffer_c, r.os_holds_a, r.estimated_cost_cycles };
-            l->len--, memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at));
-            Expr *init = acc_form ? c->call.args[0] : NULL, *upred = acc_form && c->call.nargs == 4 ? c->call.args[3] : NULL;
-            final = at_split_k(&e, at_idx(&e, 0), at_idx(&e, 0), M, N, r.k, K, init, upred);
-            if (!acc_form) final = at_narrow_rows(&e, final, at_idx(&e, 0));
-            ir_varmap_put(&m, x, final);
+            ir_varmap_put(&m, x, k_loop(&e, l, *at, c, K, r.k));
             ir_subst_stmts(w->ctx->ir, &w->f->body, &m);
             ir_varmap_free(&m);
             *at = e.at - 1;
