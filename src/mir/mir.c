@@ -299,7 +299,7 @@ bool mir_is_const(const MirExpr *e, int64_t *out) {
 bool mir_is_sync(const MirInst *i) { return i->op == MI_SET_FLAG || i->op == MI_WAIT_FLAG || i->op == MI_BARRIER; }
 
 static const char *const op_names[] = { "tload", "tstore", "textract", "tmov", "tmatmul", "tmatmul.acc", "tmatmul.bias",
-                                        "tinsert", "vop", "tgetval", "tsetval", "ggetval", "gsetval", "set_flag",
+                                        "tinsert", "vop", "tgetval", "tsetval", "ggetval", "gsetval", "tpush", "tpop", "tfree", "set_flag",
                                         "wait_flag", "pipe_barrier", "for", "if" };
 _Static_assert(sizeof op_names / sizeof op_names[0] == MI_IF + 1, "one name per MirOp");
 
@@ -327,9 +327,10 @@ void mir_param_matrix(const MirParam *p, int64_t *rows, int64_t *cols) {
 }
 
 /* ---- memory effects ---- */
+/* A ring buffer's slot is only known at run time: statically it covers every slot. */
 static MirAccess buf_access(const Kernel *k, int id) {
     const MirBuf *b = &k->bufs[id];
-    return (MirAccess){ b->space, -1, b->addr, b->addr + b->bytes };
+    return (MirAccess){ b->space, -1, b->addr, b->addr + b->bytes * (b->ring_slots > 1 ? b->ring_slots : 1) };
 }
 
 static MirAccess gm_access(const Kernel *k, int param) {
@@ -374,6 +375,9 @@ bool mir_inst_access(const Kernel *k, const MirInst *i, MirAccess *reads, int *n
     case MI_TSETVAL: writes[nw++] = buf_access(k, i->dst); break;
     case MI_GGETVAL: reads[nr++] = gm_access(k, i->param); break;
     case MI_GSETVAL: writes[nw++] = gm_access(k, i->param); break;
+    /* a pop fills its slot; a free hands the slot to the producer, who overwrites it: a write too */
+    case MI_TPUSH: if (i->src0 >= 0) reads[nr++] = buf_access(k, i->src0); break;
+    case MI_TPOP: case MI_TFREE: if (i->dst >= 0) writes[nw++] = buf_access(k, i->dst); break;
     default:
         *nreads = *nwrites = 0;
         return false;
@@ -403,6 +407,9 @@ Pipe mir_pipe_for(const Kernel *k, MirOp op, int dst, int src0) {
     case MI_TMATMUL: case MI_TMATMUL_ACC: case MI_TMATMUL_BIAS: return PIPE_M;
     case MI_VOP: return PIPE_V;
     case MI_TGETVAL: case MI_TSETVAL: case MI_GGETVAL: case MI_GSETVAL: return PIPE_S;
+    case MI_TPUSH: return ss == MS_ACC ? PIPE_FIX : PIPE_MTE3;
+    case MI_TPOP: return PIPE_MTE2;
+    case MI_TFREE: return PIPE_S;
     default: return PIPE_NONE;
     }
 }

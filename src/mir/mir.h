@@ -81,6 +81,7 @@ typedef struct MirBuf {
     int64_t fractal;          /* box bytes: 512 or 1024; ignored for none_box */
     int pad;                  /* PadValue */
     bool compact;
+    int ring_slots;           /* > 0: a cross-core ring buffer of ring_slots slots of `bytes` each (see MirXDir) */
 } MirBuf;
 
 /* ---- vector instructions (MI_VOP), spec/ops.md ----
@@ -200,12 +201,39 @@ typedef enum {
     MI_TSETVAL,      /* element (off[0], off[1]) of buffer dst = scalar, converted to its dtype      S */
     MI_GGETVAL,      /* vars[var] = element at index (off[0], ..) of GM parameter param              S */
     MI_GSETVAL,      /* element at index (off[0], ..) of GM parameter param = scalar                  S */
+    /* cross-core transfer between the cores of one cluster (mixed kernels, spec/isa_and_sync.md TPUSH /
+     * TPOP; the channel model is described below, at MirXDir) */
+    MI_TPUSH,        /* channel (xdir, lane) <- src0's valid region (sync_only: no data)      FIX from Acc, MTE3 otherwise */
+    MI_TPOP,         /* dst (a ring buffer) <- the oldest entry of the channel (sync_only: no dst)   MTE2 */
+    MI_TFREE,        /* releases the ring slot of this core's oldest not yet freed pop of the channel   S */
     MI_SET_FLAG,     /* set (src_pipe -> dst_pipe, event) ; issued on src_pipe */
     MI_WAIT_FLAG,    /* wait (src_pipe -> dst_pipe, event) ; issued on dst_pipe */
     MI_BARRIER,      /* pipe_barrier(pipe) ; PIPE_ALL drains every pipe */
     MI_FOR,          /* for vars[var] in [start, stop) step: body */
     MI_IF,           /* if cond: then_body else else_body */
 } MirOp;
+
+/* ---- cross-core channels (MI_TPUSH / MI_TPOP / MI_TFREE) ----
+ * A mixed task runs on one cluster: the AIC kernel and one AIV kernel per lane (Kernel.lane 0 / 1; one
+ * lane only when the region has no split). Between the AIC and lane L there is one FIFO channel per
+ * direction, C2V (AIC pushes, lane L pops) and V2C (lane L pushes, AIC pops), of `slot_num` slots (the
+ * instruction's slot_num; push and pop of one channel agree). A push waits for a free slot, a pop for a
+ * filled one, entries are taken in push order, and a slot is free again only after the consumer's TFREE
+ * (the consumer reads the popped data in place, in its ring buffer, until then).
+ *
+ * Split (MirSplit of the AIC-side instruction): C2V push of a tile of valid R x C: NONE sends it whole
+ * to lane 0; UP_DOWN sends rows [0, h) to lane 0 and [h, R) to lane 1, h = ceil(R / 2); LEFT_RIGHT the
+ * same by columns. V2C pop on the AIC: NONE takes lane 0's entry; UP_DOWN / LEFT_RIGHT take one entry
+ * from each lane and place lane 1's below (right of) lane 0's. The AIV side pushes / pops its own part
+ * (its buffer's valid shape); a part whose shape differs from what the other side sends is an error.
+ *
+ * Ring buffers: the consumer's pop destination is a MirBuf with ring_slots = slot_num > 0, slot s at
+ * [addr + s·bytes, addr + (s + 1)·bytes). Every instruction of the consumer kernel that names the ring
+ * buffer uses the slot of the latest TPOP of that buffer issued before it (pop n uses slot n % slot_num).
+ * sync_only push / pop carry no data (a fence ordering a GM store on one side before a load on the
+ * other); their slot count is slot_num too. */
+typedef enum { XDIR_C2V = 0, XDIR_V2C = 1 } MirXDir;
+typedef enum { MSPLIT_NONE = 0, MSPLIT_UP_DOWN = 1, MSPLIT_LEFT_RIGHT = 2 } MirSplit;
 
 typedef struct MirInst MirInst;
 typedef struct MirBlock { MirInst **items; int len, cap; } MirBlock;
@@ -231,6 +259,11 @@ struct MirInst {
     int event_alt;            /* -1, or the second ID of a double-buffered pair: ID = (vars[event_var] / step) % 2 ? alt : event */
     int event_var;
     bool compensation;        /* a pre-set or drain inserted for a loop-carried pair */
+    /* cross-core (MI_TPUSH / MI_TPOP / MI_TFREE) */
+    MirXDir xdir;
+    MirSplit split;           /* the AIC side's split; NONE on the AIV side */
+    int slot_num;             /* slots of the channel (>= 1) */
+    bool sync_only;           /* a fence: no data */
     /* control flow */
     int var;                  /* MI_FOR: loop variable index; MI_TGETVAL / MI_GGETVAL: the variable read into */
     MirExpr *start, *stop, *step;
@@ -244,6 +277,7 @@ typedef enum { CORE_AIC = 0, CORE_AIV = 1 } CoreKind;
 typedef struct Kernel {
     const char *name;
     CoreKind core;
+    int lane;                 /* AIV kernel of a mixed task: its lane (sub-block) 0 or 1; 0 otherwise */
     MirParam *params; int nparams;
     MirBuf *bufs; int nbufs, capbufs;
     const char **vars; int nvars, capvars;   /* scalar variable names (loop variables, scalar parameters, reads) */

@@ -57,6 +57,15 @@ typedef struct SimResult {
 bool sim_run(SimCore *c, const Kernel *k, void **gm, const SimOptions *o, SimResult *r, DiagSink *diag);
 void sim_result_free(SimResult *r);
 
+/* Runs the n kernels of one mixed task together on one cluster (cores[0] the AIC with ks[0], then the
+ * AIV lanes in lane order), in one simulated time line: each core's pipes run as in sim_run and the
+ * cross-core channels (mir.h, MirXDir) couple them. gm[j] are kernel j's parameter pointers. rs[j]
+ * receives kernel j's result (cycles: when its last pipe finished, from the common start 0). A pop
+ * with no push, a push into a full ring that is never freed, and entries left in a channel are sync
+ * errors naming the kernel, the instruction and its line; the run never hangs. */
+bool sim_run_group(SimCore **cores, const Kernel **ks, void ***gm, int n, const SimOptions *o, SimResult *rs,
+                   DiagSink *diag);
+
 /* Element offset of (i, j) in a tile of rows x cols with the given layout (isa_and_sync.md §3).
  * fractal is the box size in bytes (512 or 1024; ignored when slayout is none_box). */
 int64_t sim_layout_offset(MirLayout blayout, MirLayout slayout, int64_t fractal, int elem_bytes,
