@@ -440,6 +440,20 @@ static void emit_sync(const MirInst *i, StrBuf *o, int ind) {
     loc(i, o);
 }
 
+/* Cross-core FIFO operations (mir.h, MirXDir): pto.tpush / pto.tpop / pto.tfree with the channel's
+ * direction, split and slot count as attributes. */
+static void emit_xcore(const Pto *p, const MirInst *i, StrBuf *o, int ind) {
+    static const char *dirs[] = { "c2v", "v2c" }, *splits[] = { "none", "up_down", "left_right" };
+    static const char *ops[] = { "tpush", "tpop", "tfree" };
+    sb_indent(o, ind);
+    sb_printf(o, "pto.%s", ops[i->op - MI_TPUSH]);
+    int b = i->op == MI_TPUSH ? i->src0 : i->dst;
+    if (b >= 0) { sb_puts(o, i->op == MI_TPUSH ? " ins(" : " outs("); bname(p, b, o); sb_putc(o, ')'); }
+    sb_printf(o, " {dir = \"%s\", split = \"%s\", slot_num = %d%s}", dirs[i->xdir & 1], splits[i->split % 3], i->slot_num,
+              i->sync_only ? ", sync_only" : "");
+    loc(i, o);
+}
+
 static void emit_block(Pto *p, const MirBlock *b, StrBuf *o, int ind);
 
 static void emit_control(Pto *p, const MirInst *i, StrBuf *o, int ind) {
@@ -568,6 +582,7 @@ static void emit_inst(Pto *p, const MirInst *i, StrBuf *o, int ind) {
     }
     case MI_TMATMUL_BIAS: { int s[3] = { i->src0, i->src1, i->src2 }; emit_dps(p, i, "tmatmul.bias", s, 3, false, o, ind); return; }
     case MI_SET_FLAG: case MI_WAIT_FLAG: case MI_BARRIER: emit_sync(i, o, ind); return;
+    case MI_TPUSH: case MI_TPOP: case MI_TFREE: emit_xcore(p, i, o, ind); return;
     case MI_FOR: case MI_IF: emit_control(p, i, o, ind); return;
     }
     PTOC_UNREACHABLE("bad mir op %d", i->op);
