@@ -146,6 +146,7 @@ typedef struct SimRun {
     int32_t known[PIPE_COUNT][SIM_VC];
     SimShadow *gm_sh;            /* GM shadow (the core's, or the group's shared one) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
+    int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
     VEC(SimRace) reported;
     bool failed;                 /* a hard error happened */
 } SimRun;

@@ -246,9 +246,14 @@ static void exec_free(SimRun *s, const SimDyn *d, int64_t end) {
     }
     int lanes[2], nl = lanes_of(s, i, lanes);
     for (int l = 0; l < nl; l++) {
+        SimChan *c = chan(s, i, lanes[l]);
+        if (c->fr.len >= c->npop && b >= 0)   /* nothing orders the pop before the release (a fence's slot holds nothing) */
+            sim_add_msg(s, false, "sync: kernel %s: tfree of the %s channel (lane %d) at line %d ran before the tpop whose slot it "
+                        "releases (no flag orders the pop and the slot's uses before it)", s->k->name, xdir_name(i->xdir), lanes[l],
+                        i->loc.line);
         SimXFree f = { .time = end + (int64_t)s->t->xcore_flag_cycles };
         stamp(s, d, f.vc);
-        vec_push(&chan(s, i, lanes[l])->fr, f);
+        vec_push(&c->fr, f);
     }
 }
 
@@ -266,14 +271,13 @@ void sim_xcore_blocked(SimRun *s, const SimDyn *d, StrBuf *sb) {
     for (int l = 0; l < nl; l++) {
         SimChan *c = chan(s, i, lanes[l]);
         if (i->op == MI_TPOP && c->npop >= c->ent.len) {
-            sb_printf(sb, "%stpop from the %s channel (lane %d) at line %d waits for a push that never comes", sb->len ? "; " : "",
-                      xdir_name(i->xdir), lanes[l], i->loc.line);
+            sb_printf(sb, "tpop from the %s channel (lane %d) at line %d waits for a push that never comes", xdir_name(i->xdir),
+                      lanes[l], i->loc.line);
             return;
         }
         if (i->op == MI_TPUSH && c->ent.len - c->slot_num >= c->fr.len) {
-            sb_printf(sb, "%stpush to the %s channel (lane %d) at line %d waits for a free slot that is never released "
-                      "(all %d slots full, no tfree frees one)", sb->len ? "; " : "", xdir_name(i->xdir), lanes[l], i->loc.line,
-                      c->slot_num);
+            sb_printf(sb, "tpush to the %s channel (lane %d) at line %d waits for a free slot that is never released "
+                      "(all %d slots full, no tfree frees one)", xdir_name(i->xdir), lanes[l], i->loc.line, c->slot_num);
             return;
         }
     }
