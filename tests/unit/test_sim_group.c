@@ -128,10 +128,11 @@ static Kernel *aiv_c2v(Arena *ar, const Cfg *c, int lane, int first_line) {
     return k;
 }
 
-typedef struct Out { SimResult rs[3]; DiagSink dg; bool ok; SimCore *cores[3]; } Out;
+typedef struct Out { SimResult rs[3]; DiagSink dg; bool ok; SimCore *cores[3]; Arena *ar; } Out;   /* ar: kernels the trace points into */
 
 static void run_grp(const Cfg *c, const Kernel **ks, int n, void ***gm, Out *o) {
     diag_init(&o->dg);
+    o->ar = NULL;
     const Target *t = target_get(c->tgt);
     for (int j = 0; j < n; j++) o->cores[j] = sim_core_new(t, ks[j]->core);
     SimOptions opt = { .race_check = true, .trace = true, .block_num = 1 };
@@ -142,6 +143,7 @@ static void run_grp(const Cfg *c, const Kernel **ks, int n, void ***gm, Out *o) 
 static void out_free(Out *o, int n) {
     for (int j = 0; j < n; j++) sim_result_free(&o->rs[j]);
     diag_free(&o->dg);
+    if (o->ar) arena_free(o->ar);
 }
 
 static int nmsgs(const Out *o, int n, bool races) {
@@ -184,7 +186,7 @@ static void c2v_case(const Cfg *c, Out *o, float **y_out, float **x_out) {
     run_grp(c, ks, 1 + nl, gm, o);
     *y_out = y;
     *x_out = x;
-    arena_free(ar);
+    o->ar = ar;
 }
 
 static bool same(const float *a, const float *b, int64_t n) {
@@ -509,6 +511,71 @@ TEST(test_group_of_one) {
     arena_free(ar);
 }
 
+/* a5: the push is an on-chip transfer (bytes / bw_xcore), the pop a fixed latency; the entry is seen
+ * xcore_flag_cycles after the push ended. */
+TEST(test_a5_timing) {
+    Cfg c = { .tgt = TGT_A5, .R = 32, .C = 16, .iters = 1, .split = MSPLIT_NONE, .slot_num = 1 };
+    Out o;
+    float *x, *y;
+    c2v_case(&c, &o, &y, &x);
+    CHECK(o.ok);
+    CHECK(same(x, y, 512));
+    const Target *t = target_get(TGT_A5);
+    int64_t push_end = -1, pop_start = -1;
+    for (int j = 0; j < o.rs[0].trace.len; j++) {
+        const SimTraceEvent *e = &o.rs[0].trace.data[j];
+        if (e->inst->op != MI_TPUSH) continue;
+        CHECK_EQ_INT(e->end - e->start, (int64_t)ceil(32.0 * 16 * 4 / t->bw_xcore));
+        push_end = e->end;
+    }
+    for (int j = 0; j < o.rs[1].trace.len; j++) {
+        const SimTraceEvent *e = &o.rs[1].trace.data[j];
+        if (e->inst->op != MI_TPOP) continue;
+        CHECK_EQ_INT(e->end - e->start, (int64_t)t->xcore_pop_cycles);
+        pop_start = e->start;
+    }
+    CHECK_EQ_INT(pop_start, push_end + (int64_t)t->xcore_flag_cycles);
+    out_free(&o, 2); free(x); free(y);
+}
+
+/* A scalar read of the AIC that needs a push of a lane not walked yet: a clear hard error. */
+TEST(test_early_read_error) {
+    Arena *ar = arena_new();
+    KB b = { .k = mir_kernel_new(ar, "rd_aic", CORE_AIC) };
+    Kernel *k = b.k;
+    params1(k, "y", 16, 16, DT_FP32);
+    int v = mir_add_var(k, "v");
+    MirBuf rb = tbuf("ring", MS_MAT, 0, DT_FP32, 16, 16, NDL, 0);
+    rb.ring_slots = 1;
+    int ring = mir_add_buf(k, rb);
+    xinst(&b, NULL, MI_TPOP, ring, XDIR_V2C, MSPLIT_NONE, 1);
+    flag_pair(&b, NULL, PIPE_MTE2, PIPE_S);
+    MirInst *g = mir_inst_new(k, MI_GGETVAL, PIPE_S);
+    g->param = 0; g->var = v; g->off[0] = mir_const(k, 0); g->off[1] = mir_const(k, 0);
+    kb_push(&b, NULL, g);
+    KB w = { .k = mir_kernel_new(ar, "rd_aiv", CORE_AIV), .line = 100 };
+    params1(w.k, "x", 16, 16, DT_FP32);
+    int vb = mir_add_buf(w.k, tbuf("v", MS_VEC, 0, DT_FP32, 16, 16, NDL, 0));
+    kb_gm(&w, NULL, MI_TLOAD, vb, 0, NULL, NULL);
+    flag_pair(&w, NULL, PIPE_MTE2, PIPE_MTE3);
+    xinst(&w, NULL, MI_TPUSH, vb, XDIR_V2C, MSPLIT_NONE, 1);
+    const Kernel *ks[2] = { k, w.k };
+    float x[256] = {0}, y[256] = {0};
+    void *g0[] = { y }, *g1[] = { x };
+    void **gm[] = { g0, g1 };
+    Cfg c = {0};
+    Out o;
+    run_grp(&c, ks, 2, gm, &o);
+    CHECK(!o.ok);
+    bool found = false;
+    for (int m = 0; m < o.dg.items.len; m++)
+        found |= strstr(o.dg.items.data[m].msg, "a scalar read of kernel rd_aic needs the cores to run ahead while kernel rd_aiv "
+                                                "has not been walked yet") != NULL;
+    CHECK(found);
+    out_free(&o, 2);
+    arena_free(ar);
+}
+
 int main(void) {
     RUN(test_c2v_splits);
     RUN(test_c2v_from_acc);
@@ -519,5 +586,7 @@ int main(void) {
     RUN(test_fence);
     RUN(test_mismatch_errors);
     RUN(test_group_of_one);
+    RUN(test_a5_timing);
+    RUN(test_early_read_error);
     return test_summary();
 }
