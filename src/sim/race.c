@@ -59,8 +59,8 @@ void sim_race_init(SimRun *s) {
  * AIC's and the AIV's parameters aliasing one tensor share it), sized by the largest parameter on it;
  * a parameter without data gets a region of its own. */
 void sim_race_group_init(SimGroup *g) {
-    const void *ptrs[SIM_GROUP_MAX * 64];
-    int64_t base[SIM_GROUP_MAX * 64], len[SIM_GROUP_MAX * 64];
+    const void *ptrs[SIM_GROUP_MAX * 256];
+    int64_t base[SIM_GROUP_MAX * 256], len[SIM_GROUP_MAX * 256];
     int nreg = 0;
     int64_t total = 0;
     for (int pass = 0; pass < 2; pass++) {       /* pass 0: region sizes; pass 1: bases and the params' views */

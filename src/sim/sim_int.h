@@ -15,6 +15,7 @@
 #define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
 #define SIM_GROUP_MAX 3          /* cores of one cluster run together: the AIC and two AIV lanes */
 #define SIM_VC (SIM_GROUP_MAX * PIPE_COUNT)   /* vector clock width: one entry per (core, pipe) */
+#define SIM_MAX_SLOTS 1024       /* slot_num accepted by the simulator (ring slots are int16) */
 #define SIM_ID_BITS 26           /* shadow ids: (core << SIM_ID_BITS) | (dynamic index + 1); SIM_MAX_DYN < 2^26 */
 
 /* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into

@@ -42,8 +42,10 @@ void sim_ring_slots(SimRun *s, SimDyn *d) {
 
 static bool check_xcore(SimRun *s, const MirInst *i) {
     const char *op = mir_op_name(i->op);
-    if ((int)i->xdir < 0 || i->xdir > XDIR_V2C || (int)i->split < 0 || i->split > MSPLIT_LEFT_RIGHT || i->slot_num < 1)
-        return sim_hard_error(s, i, "%s: invalid direction %d, split %d or slot_num %d", op, (int)i->xdir, (int)i->split, i->slot_num);
+    if ((int)i->xdir < 0 || i->xdir > XDIR_V2C || (int)i->split < 0 || i->split > MSPLIT_LEFT_RIGHT || i->slot_num < 1 ||
+        i->slot_num > SIM_MAX_SLOTS)
+        return sim_hard_error(s, i, "%s: invalid direction %d, split %d or slot_num %d (1..%d)", op, (int)i->xdir, (int)i->split,
+                              i->slot_num, SIM_MAX_SLOTS);
     bool aic = s->k->core == CORE_AIC;
     MirXDir want = (i->op == MI_TPUSH) == aic ? XDIR_C2V : XDIR_V2C;
     if (i->xdir != want)
@@ -62,6 +64,7 @@ static bool check_xcore(SimRun *s, const MirInst *i) {
     }
     if (i->sync_only) return true;
     int b = i->op == MI_TPUSH ? i->src0 : i->dst;
+    if (b >= 32767) return sim_hard_error(s, i, "%s: buffer id %d too large for the simulator's ring bookkeeping", op, b);
     if (i->op == MI_TFREE) return b < 0 || b < s->k->nbufs ? true : sim_hard_error(s, i, "tfree: invalid buffer %d", b);
     if (b < 0 || b >= s->k->nbufs) return sim_hard_error(s, i, "%s without its %s buffer", op, i->op == MI_TPUSH ? "source" : "ring");
     const MirBuf *buf = &s->k->bufs[b];
