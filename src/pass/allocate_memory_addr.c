@@ -98,10 +98,13 @@ static bool allocate_function(PassCtx *ctx, Function *f) {
     PTOC_ASSERT(slots, "out of memory");
     int n = 0;
     int64_t current[MS_COUNT] = {0};
+    /* the cross-core rings first: reserved from address 0 of their space, tiles above them */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
         Expr *c = pass_stmt_call(s);
         if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
+        if ((ir_attr_get(&c->call.kwargs, "ring_slots") != NULL) != (pass == 0)) continue;
         MemSpace sp = c->call.args[0]->enm.mem;
         int64_t size = 0;
         ir_is_const_int(c->call.args[1], &size);
