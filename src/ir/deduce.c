@@ -272,6 +272,14 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
         call->type->memref = NULL;
         call->type->space = kw_mem(call);
         call->type->view = NULL;
+        if (a[0]->type->space == MS_ACC && call->type->space == MS_VEC && a[0]->type->rank == 2) {
+            /* a cube result crossing to the vector core (ExpandMixedKernel): the valid region travels,
+             * not the accumulator's box padding */
+            TileView v = ir_effective_view(a[0]->type);
+            int64_t vd[2];
+            if (v.nvalid == 2 && ir_is_const_int(v.valid_shape[0], &vd[0]) && ir_is_const_int(v.valid_shape[1], &vd[1]))
+                call->type = ir_tile_type(c, a[0]->type->dtype, 2, vd, MS_VEC);
+        }
         return 1;
     case OP_TILE_TPUSH_TO_AIV: case OP_TILE_TPUSH_TO_AIC:
         if (call->call.nargs == 1 && !is_shaped(a[0], TY_TILE))

@@ -143,6 +143,7 @@ static void insert_tfree(Side *sd, StmtList *l, int from, Var *x) {
     }
     Expr *arg = ir_ref(x);
     Expr *e = ir_call(c, sd->side == AFF_VEC ? OP_TILE_TFREE_TO_AIC : OP_TILE_TFREE_TO_AIV, &arg, 1);
+    ir_attr_set(c, &e->call.kwargs, "split", ir_av_int(sd->o->split));   /* the AIC frees one slot per lane */
     ir_deduce_call(c, e);
     e->span = l->items[last]->span;
     Stmt *fs = ir_eval(c, e);
