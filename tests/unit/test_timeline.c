@@ -190,7 +190,63 @@ TEST(test_vector_core) {
     drv_free(s);
 }
 
+/* drv_timeline_add on a made-up trace: back-to-back instructions of a pipe merge (a set_flag between
+ * two loads keeps the name "tload"), a gap starts a new span, zero-length waits are dropped, times
+ * are shifted by the block's start; past the cap spans are dropped and the file says so. */
+TEST(test_merge_and_cap) {
+    DrvOptions o;
+    drv_options_defaults(&o);
+    DrvSession *s = drv_new(&o);
+    Arena *a = arena_new();
+    Kernel *k = mir_kernel_new(a, "kern", CORE_AIC);
+    MirInst *ld = mir_inst_new(k, MI_TLOAD, PIPE_MTE2), *fl = mir_inst_new(k, MI_SET_FLAG, PIPE_MTE2);
+    MirInst *wt = mir_inst_new(k, MI_WAIT_FLAG, PIPE_M), *mm = mir_inst_new(k, MI_TMATMUL, PIPE_M);
+    SimResult r;
+    memset(&r, 0, sizeof r);
+    SimTraceEvent evs[] = { { PIPE_MTE2, ld, 0, 10 }, { PIPE_MTE2, fl, 10, 11 }, { PIPE_MTE2, ld, 11, 20 },
+                            { PIPE_M, wt, 20, 20 }, { PIPE_M, mm, 20, 30 }, { PIPE_MTE2, ld, 25, 30 } };
+    for (int i = 0; i < 6; i++) vec_push(&r.trace, evs[i]);
+    r.cycles = 30;
+    RtKernelCall call;
+    memset(&call, 0, sizeof call);
+    call.core = RT_CALL_AIC, call.core_index = 3, call.start_cycle = 1000, call.task_id = 7, call.block_idx = 2;
+    CHECK_EQ_INT(drv_timeline_core(&call, k), 3);
+    drv_timeline_add(s, &call, k, CORE_AIC, 3, &r);
+    s->run.ran = true, s->run.makespan_cycles = 1030;
+    StrBuf sb = {0};
+    drv_timeline_json(s, &sb);
+    const char *j = sb_cstr(&sb);
+    CHECK(json_valid(j));
+    CHECK_CONTAINS(j, "\"pid\":4,\"args\":{\"name\":\"AIC 3\"}");
+    CHECK_CONTAINS(j, "{\"name\":\"tload\",\"ph\":\"X\",\"pid\":4,\"tid\":4,");
+    CHECK_CONTAINS(j, "\"args\":{\"kernel\":\"kern\",\"task\":7,\"block\":2,\"op\":\"tload\",\"insts\":3,"
+                      "\"start_cycles\":1000,\"end_cycles\":1020}");
+    CHECK_CONTAINS(j, "\"insts\":1,\"start_cycles\":1025,\"end_cycles\":1030}");
+    CHECK_CONTAINS(j, "{\"name\":\"tmatmul\",\"ph\":\"X\",\"pid\":4,\"tid\":2,");
+    CHECK(!strstr(j, "wait_flag"));
+    CHECK(!strstr(j, "truncated"));
+    /* a mixed call: the AIV of lane 1 in cluster 3 is AIV 7 */
+    Kernel *kv = mir_kernel_new(a, "kv", CORE_AIV);
+    kv->lane = 1;
+    call.core = RT_CALL_MIX;
+    CHECK_EQ_INT(drv_timeline_core(&call, kv), 7);
+    CHECK_EQ_INT(drv_timeline_core(&call, k), 3);
+    /* the cap: 210000 separate spans in one block */
+    r.trace.len = 0;
+    for (int i = 0; i < 210000; i++) vec_push(&r.trace, ((SimTraceEvent){ PIPE_MTE2, ld, 2 * i, 2 * i + 1 }));
+    drv_timeline_add(s, &call, k, CORE_AIC, 0, &r);
+    sb.len = 0;
+    drv_timeline_json(s, &sb);
+    CHECK(json_valid(sb_cstr(&sb)));
+    CHECK_CONTAINS(sb_cstr(&sb), "\"core_spans\":200000,\"truncated\":\"per-core rows capped at 200000 spans: 10005 later");
+    sb_free(&sb);
+    sim_result_free(&r);
+    arena_free(a);
+    drv_free(s);
+}
+
 int main(void) {
+    RUN(test_merge_and_cap);
     RUN(test_two_cores_pipes);
     RUN(test_vector_core);
     return test_summary();
