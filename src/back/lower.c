@@ -95,6 +95,7 @@ int lower_buf(Lower *l, const Expr *e, Span sp) {
     b.pad = v.pad;
     b.compact = v.compact;
     if (v.nstride == 2 || v.start_offset) lower_view_window(&b, &v);   /* a tile.slice view */
+    if (l->ring_base && t->memref->base == l->ring_base) { b.ring_slots = l->ring_slots; b.bytes = l->ring_slot_bytes; }
     for (int i = 0; i < l->k->nbufs; i++) {
         MirBuf *o = &l->k->bufs[i];
         if (o->space == b.space && o->addr == b.addr && o->rows == b.rows && o->cols == b.cols && o->dtype == b.dtype &&
@@ -230,6 +231,10 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         offsets(l, i, a[2], sp);
         return;
     case OP_TILE_READ: case OP_TILE_WRITE: case OP_TENSOR_READ: case OP_TENSOR_WRITE: lower_access(l, b, v, c, sp); return;
+    case OP_TILE_TPUSH_TO_AIV: case OP_TILE_TPUSH_TO_AIC: case OP_TILE_TPOP_FROM_AIC: case OP_TILE_TPOP_FROM_AIV:
+    case OP_TILE_TFREE_TO_AIC: case OP_TILE_TFREE_TO_AIV:
+        lower_xcore(l, b, v, c, sp);
+        return;
     default:
         if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_VEC) && (ir_op_info(c->call.op)->flags & OPF_TILE)) {
             lower_vec(l, b, v, c, sp);
@@ -326,7 +331,11 @@ Kernel *back_lower_function(const Function *f, const Target *t, Arena *arena, Di
         diag_error(diag, f->span, "internal: '%s' is not an AIC/AIV kernel", f->name);
         return NULL;
     }
-    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, 0, true };
+    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, 0, true,
+                NULL, 0, 0 };
+    const AttrVal *lane = ir_attr_get(&f->attrs, "lane");
+    if (lane && lane->kind == AV_INT) l.k->lane = (int)lane->i;
+    lower_find_ring(&l);
     lower_params(&l);
     lower_list(&l, &f->body, &l.k->body);
     return l.ok ? l.k : NULL;

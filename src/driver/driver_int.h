@@ -66,6 +66,14 @@ void drv_compile_reset(DrvSession *s);
 /* run.c */
 void drv_run_reset(DrvSession *s);
 void drv_pool_free(DrvSession *s);
+struct SimCore *drv_pool_acquire(DrvSession *s, CoreKind kind);   /* a free simulated core of that kind */
+void drv_pool_release(DrvSession *s, struct SimCore *c);
+DrvKernel *drv_kernel_of(DrvSession *s, const Function *f);      /* the compiled kernel of function f */
+struct SimResult;
+void drv_record(DrvSession *s, DrvKernel *dk, const struct SimResult *r);   /* a run's statistics, races, sync errors */
+/* run_group.c: one block of a mixed task (a Group function) on one simulated cluster */
+struct RtKernelCall;
+bool drv_run_group(DrvSession *s, const struct RtKernelCall *call, int64_t *cycles, DiagSink *diag);
 
 /* timeline.c: report/timeline.json. Tracing is on when the run keeps its output tree (--keep,
  * ptoc_keep_dumps). drv_timeline_add records one kernel run: the block's trace shifted by

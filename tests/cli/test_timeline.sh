@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_timeline — `ptoc run --keep DIR` writes report/timeline.json with every used core's pipes
 # (a Chrome trace: process "AIC n" / "AIV n", threads "MTE2", "M", "V", ...) next to the task row,
-# and run/deps.json with each task's core and block count; a run without --keep has the same timing
+# and run/deps.json with each task's core and block count (a mixed task: its member kernels); a run without --keep has the same timing
 # (tracing is only on for --keep). JSON validity and span bounds are checked in tests/unit/test_timeline.c.
 # Usage: tests/cli/test_timeline.sh BUILD_DIR. Prints PASS/FAIL lines, "N passed, M failed" last.
 set -u
@@ -57,6 +57,30 @@ has two-aic1 "$T" '"pid":2,"args":{"name":"AIC 1"}'
 thread two-aic1-m "$T" 2 2 M
 has two-top "$T" '"name":"top","ph":"X","pid":1,"tid":100'
 has two-bottom "$T" '"name":"bottom","ph":"X","pid":2,"tid":100'
+
+# ---- a mixed task: the AIC and the AIV of cluster 0 side by side, deps.json names the members ----
+cat > "$TMP/mixed.py" <<'PY'
+import pypto.language as pl
+
+@pl.jit
+def mixed(q: pl.Tensor[[64, 128], pl.FP16], k: pl.Tensor[[128, 64], pl.FP16],
+          p: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        s = pl.matmul(q, k, out_dtype=pl.FP32)
+        p[:] = pl.exp(s)
+    return p
+PY
+keep mix "$TMP/mixed.py"
+T="$TMP/mix/report/timeline.json"
+has mix-aic0 "$T" '"pid":1,"args":{"name":"AIC 0"}'
+has mix-aiv0 "$T" '"pid":25,"args":{"name":"AIV 0"}'
+thread mix-aic-m "$T" 1 2 M
+thread mix-aiv-v "$T" 25 1 V
+has mix-tpush "$T" '"name":"tpush"'
+has mix-tpop "$T" '"name":"tpop"'
+has mix-task-row "$T" '"name":"mixed_incore_0","ph":"X","pid":0,"tid":2'
+has mix-deps "$TMP/mix/run/deps.json" '"kernel":"mixed_incore_0","core":"mix","kernel_ids":[0,1,-1],"kernels":[{"name":"mixed_incore_0_aic","core":"aic"},{"name":"mixed_incore_0_aiv","core":"aiv"}],"block_num":1'
+has mix-orch-ids "$TMP/mix/orchestration/mixed.cpp" 'MixedKernels mixed_0 = {0, 1, INVALID_KERNEL_ID}'
 
 # ---- deterministic, and --keep does not change the timing ----
 "$PTOC" run tests/e2e/manual_scope_disjoint_fp16.py --keep "$TMP/two2" > /dev/null 2>&1
