@@ -49,6 +49,37 @@ static void untiled(Walk *w, Expr *call, const char *code, const char *reason) {
     vec_push(&w->ctx->untiled, ((PassUntiled){ w->f->name, call->span, code, arena_strdup(w->ctx->ir->arena, reason) }));
 }
 
+/* Rows of the ZN box (32 bytes of elements) of a transposed Mat operand (a tile.transpose_view of an
+ * NZ load), else 0: its extracts must start on whole boxes along that axis (chooser.md §12.1). */
+static int64_t zn_box_rows(const Expr *x) {
+    TileView v = ir_effective_view(x->type);
+    int64_t eb = dtype_bytes(x->type->dtype);
+    return x->type->space == MS_MAT && v.slayout == TL_COL_MAJOR && v.fractal == 512 && eb > 0 ? 32 / eb : 0;
+}
+
+/* The box alignment of transposed operands: a ZN left operand [M, K] boxes M to 32 / bytes rows, a ZN
+ * right one [K, N] boxes K so; where that exceeds the fractal alignment, tiles along the axis step by
+ * the box (INT8: 32). NULL, or why the matmul cannot be tiled. */
+static const char *trans_box_align(Walk *w, const Expr *lhs, const Expr *rhs, int64_t M, int64_t K, L0TileConfig *cfg) {
+    int64_t bm = zn_box_rows(lhs), bk = zn_box_rows(rhs);
+    if (bm > cfg->align_m) {
+        if (M % bm)
+            return arena_printf(w->ctx->ir->arena, "M = %lld is not a multiple of %lld, the box rows of its transposed %s left "
+                                "operand", (long long)M, (long long)bm, dtype_name(lhs->type->dtype));
+        cfg->align_m = cfg->box_align_m = bm;
+        if (cfg->min_m < bm) cfg->min_m = bm;
+    }
+    if (bk > cfg->align_k) {
+        if (K % bk)
+            return arena_printf(w->ctx->ir->arena, "K = %lld is not a multiple of %lld, the box rows of its transposed %s right "
+                                "operand (b_trans); pad K with zeros to %lld", (long long)K, (long long)bk,
+                                dtype_name(rhs->type->dtype), (long long)((K + bk - 1) / bk * bk));
+        cfg->align_k = bk;
+        if (cfg->min_k < bk) cfg->min_k = bk;
+    }
+    return NULL;
+}
+
 static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileResult *r) {
     Expr *lhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 1 : 0];
     Expr *rhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 2 : 1];
@@ -77,6 +108,12 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
         }
     } else {
         tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
+        const char *why = trans_box_align(w, lhs, rhs, M, K, &cfg);
+        if (why) {
+            pass_hint(w->ctx, call->span, "PH-AT-007", "matmul %s; left untiled", why);
+            untiled(w, call, "PH-AT-007", why);
+            return false;
+        }
     }
     if (w->force_os) cfg.min_m = M, cfg.min_n = N;      /* the whole output: a K loop only */
     cfg.l0a_bytes /= w->stages;
