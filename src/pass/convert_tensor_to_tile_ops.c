@@ -62,7 +62,7 @@ static int64_t lhs_row_box(DType dt, bool trans) {
 /* Emits `o__tile = tile.load(src, offs, shape, valid, target_memory=Mat)` before the current statement.
  * trans: the operand is stored transposed (A as [K, M], B as [N, K]); it is loaded as stored and the
  * matmul reads it through `o__tile_t = tile.transpose_view(o__tile)` (NZ seen as ZN, no copy). */
-static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, bool trans, Span at) {
+static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, bool trans, int64_t acc_rows, Span at) {
     IrCtx *c = cv->ctx->ir;
     Expr *src = operand, *offs = NULL;
     int64_t dims[2];
@@ -107,6 +107,17 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, bool trans, Span 
     int64_t phys[2] = { dims[0], dims[1] };
     int mdim = trans ? 1 : 0, box = (int)lhs_row_box(operand->type->dtype, trans);   /* M: rows, or columns of A^T */
     if (is_lhs && phys[mdim] % box) phys[mdim] = (phys[mdim] + box - 1) / box * box;
+    if (is_lhs && acc_rows && phys[mdim] != acc_rows) {   /* matmul_acc: the rows of the accumulator it adds to */
+        if (acc_rows < dims[mdim] || acc_rows % box) {
+            diag_error(cv->ctx->diag, at,
+                       "matmul_acc: the accumulator has %lld rows (M = %lld padded to the 16-row box) but its %sleft operand "
+                       "needs M padded to a multiple of %lld; give M a multiple of %lld rows, or use a_trans in every "
+                       "matmul of the chain", (long long)acc_rows, (long long)dims[mdim],
+                       trans ? "transposed (a_trans) " : "", (long long)box, (long long)box);
+            return NULL;
+        }
+        phys[mdim] = acc_rows;
+    }
     /* reuse needs the same physical tile too: a left operand's rows (M) are padded, a right one's (K)
      * are not — a window read as both would otherwise give the right operand a padded K */
     for (int i = 0; cacheable && i < *cv->ncache; i++) {
@@ -198,8 +209,8 @@ static bool kw_flag(const Expr *call, const char *name) {
 static bool convert_matmul(Conv *cv, Stmt *s) {
     IrCtx *c = cv->ctx->ir;
     Expr *call = s->assign.value;
-    Expr *a = bridge_load(cv, call->call.args[0], true, kw_flag(call, "a_trans"), call->span);
-    Expr *b = a ? bridge_load(cv, call->call.args[1], false, kw_flag(call, "b_trans"), call->span) : NULL;
+    Expr *a = bridge_load(cv, call->call.args[0], true, kw_flag(call, "a_trans"), 0, call->span);
+    Expr *b = a ? bridge_load(cv, call->call.args[1], false, kw_flag(call, "b_trans"), 0, call->span) : NULL;
     if (!b) return false;
     Expr *mm = ir_call(c, OP_TILE_MATMUL, (Expr *[]){ a, b }, 2);
     mm->span = call->span;
@@ -278,8 +289,8 @@ static bool convert_matmul_acc(Conv *cv, Stmt *s) {
         diag_error(cv->ctx->diag, call->span, "tensor.matmul_acc inside pl.at with init_cond is not supported by ptoc yet");
         return false;
     }
-    Expr *a = bridge_load(cv, call->call.args[1], true, kw_flag(call, "a_trans"), call->span);
-    Expr *b = a ? bridge_load(cv, call->call.args[2], false, kw_flag(call, "b_trans"), call->span) : NULL;
+    Expr *a = bridge_load(cv, call->call.args[1], true, kw_flag(call, "a_trans"), ir_type_dim(acc->type, 0), call->span);
+    Expr *b = a ? bridge_load(cv, call->call.args[2], false, kw_flag(call, "b_trans"), 0, call->span) : NULL;
     if (!b) return false;
     Expr *mm = ir_call(c, OP_TILE_MATMUL_ACC, (Expr *[]){ acc, a, b }, 3);
     mm->span = call->span;
