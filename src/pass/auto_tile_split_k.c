@@ -6,7 +6,9 @@
  *           one `tile.store` at the sub-tile offset per output sub-tile (mi, ni), the output tensor
  *           chained through the stores. The clone keeps the source spelling (predicated or peeled).
  * Does: matches create -> one loop carrying it -> one 2-D store of the loop's result; the loop body
- *       may hold only scalar address arithmetic, two full-panel GM->Mat loads and the reduction:
+ *       may hold only scalar address arithmetic, two full-panel GM->Mat loads (each possibly read
+ *       through a tile.transpose_view: then the A^T load is narrowed on its columns, the B^T load
+ *       on its rows) and the reduction:
  *         predicated: acc2 = tile.matmul_acc(acc, lhs, rhs, <seed test>)
  *         peeled:     if <seed test>: tile.matmul(lhs, rhs) else: tile.matmul_acc(acc, lhs, rhs)
  *       where a seed test is `x == 0` with x this loop's induction variable, or a body-local

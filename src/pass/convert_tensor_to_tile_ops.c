@@ -3,12 +3,16 @@
  * Produces: IncoreTileOps — InCore functions use tile ops only.
  * Does: tensor.matmul(a, b) becomes two GM->Mat bridge loads (the operand tensor, or the window of
  *   a tensor.slice feeding it; the left operand's rows rounded up to the 16-row box with the true
- *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype;
+ *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype. An operand
+ *   marked a_trans / b_trans (A stored [K, M], B stored [N, K]) is loaded as stored and read through
+ *   a zero-copy tile.transpose_view (NZ seen as ZN); A^T's columns (M) are padded instead of its
+ *   rows, to the ZN box rows (32 for INT8, else 16);
  *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept). A later
  *   matmul reading the same window of the same In tensor at the top level reuses the earlier load
  *   (same physical tile only). tensor.matmul_acc(acc, a, b) with acc an Acc tile of the region
- *   becomes bridge loads and tile.matmul_acc; a loop whose carried value starts as such a tile
- *   carries the tile (walkthrough rung 3: a split-K chain over user chunks in pl.pipeline).
+ *   becomes bridge loads (a_trans / b_trans as above; the left operand padded to the accumulator's
+ *   rows, or an error when its box does not allow that) and tile.matmul_acc; a loop whose carried
+ *   value starts as such a tile carries the tile (walkthrough rung 3: a split-K chain over user chunks in pl.pipeline).
  *   tensor.read / tensor.write stay scalar GM accesses, or become tile.read / tile.write of a
  *   tensor the region holds in a tile.
  *   Vector ops (tensor.X with OPF_VEC) become tile.X on Vec tiles (convert_tensor_vec.c: Vec loads

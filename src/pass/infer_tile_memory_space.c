@@ -6,7 +6,8 @@
  *   space of its consumers when that is Vec or Mat, else Vec (a GM load never lands in L0).
  *   Phase 2/3: an input in a space its op does not accept gets one tile.move into the first
  *   accepted space per (producer, space) per statement list, inserted before the consumer and named
- *   <orig>_<Space>; e.g. an untiled matmul's Mat operands are moved to Left / Right.
+ *   <orig>_<Space>; e.g. an untiled matmul's Mat operands are moved to Left / Right. A
+ *   tile.transpose_view stays in its source's space (Vec, or Mat for a transposed matmul operand).
  * Not yet: the spec's Phase 4 (hoisting loop-invariant bridge loads out of sequential loops) — the
  *   programs ptoc accepts load their operands outside loops. */
 #include "pass/pass.h"
