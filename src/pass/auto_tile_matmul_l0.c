@@ -60,26 +60,18 @@ static int64_t zn_box_rows(const Expr *x) {
     return x->type->space == MS_MAT && v.slayout == TL_COL_MAJOR && v.fractal == 512 && eb > 0 ? 32 / eb : 0;
 }
 
-/* (auto_tile.h) The box alignment of transposed operands: a ZN left operand [M, K] boxes M to 32 / bytes rows, a ZN
- * right one [K, N] boxes K so; where that exceeds the fractal alignment, tiles along the axis step by
- * the box (INT8: 32). NULL, or why the matmul cannot be tiled. */
-const char *at_trans_box_align(PassCtx *ctx, const Expr *lhs, const Expr *rhs, int64_t M, int64_t K, L0TileConfig *cfg) {
-    int64_t bm = zn_box_rows(lhs), bk = zn_box_rows(rhs);
-    if (bm > cfg->align_m) {
-        if (M % bm)
-            return arena_printf(ctx->ir->arena, "M = %lld is not a multiple of %lld, the box rows of its transposed %s left "
-                                "operand", (long long)M, (long long)bm, dtype_name(lhs->type->dtype));
-        cfg->align_m = cfg->box_align_m = bm;
-        if (cfg->min_m < bm) cfg->min_m = bm;
-    }
-    if (bk > cfg->align_k) {
-        if (K % bk)
-            return arena_printf(ctx->ir->arena, "K = %lld is not a multiple of %lld, the box rows of its transposed %s right "
-                                "operand (b_trans); pad K with zeros to %lld", (long long)K, (long long)bk,
-                                dtype_name(rhs->type->dtype), (long long)((K + bk - 1) / bk * bk));
-        cfg->align_k = bk;
-        if (cfg->min_k < bk) cfg->min_k = bk;
-    }
+/* (auto_tile.h) */
+const char *at_trans_box_align(PassCtx *ctx, const Expr *lhs, const Expr *rhs, int64_t M, int64_t K, TilePassOpts *o) {
+    o->lhs_zn_rows = zn_box_rows(lhs);
+    o->rhs_zn_rows = zn_box_rows(rhs);
+    int64_t al = ctx->target->l0_align;
+    if (o->lhs_zn_rows > al && M % o->lhs_zn_rows)
+        return arena_printf(ctx->ir->arena, "M = %lld is not a multiple of %lld, the box rows of its transposed %s left "
+                            "operand", (long long)M, (long long)o->lhs_zn_rows, dtype_name(lhs->type->dtype));
+    if (o->rhs_zn_rows > al && K % o->rhs_zn_rows)
+        return arena_printf(ctx->ir->arena, "K = %lld is not a multiple of %lld, the box rows of its transposed %s right "
+                            "operand (b_trans); pad K with zeros to %lld", (long long)K, (long long)o->rhs_zn_rows,
+                            dtype_name(rhs->type->dtype), (long long)((K + o->rhs_zn_rows - 1) / o->rhs_zn_rows * o->rhs_zn_rows));
     return NULL;
 }
 
@@ -110,13 +102,13 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
             return false;
         }
     } else {
-        tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
-        const char *why = at_trans_box_align(w->ctx, lhs, rhs, M, K, &cfg);
+        const char *why = at_trans_box_align(w->ctx, lhs, rhs, M, K, &o);
         if (why) {
             pass_hint(w->ctx, call->span, "PH-AT-007", "matmul %s; left untiled", why);
             untiled(w, call, "PH-AT-007", why);
             return false;
         }
+        tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
     }
     if (w->force_os) cfg.min_m = M, cfg.min_n = N;      /* the whole output: a K loop only */
     cfg.l0a_bytes /= w->stages;

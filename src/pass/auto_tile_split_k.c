@@ -230,12 +230,12 @@ static bool choose_chain(PassCtx *ctx, const Chain *ch, int64_t stages, L0TileRe
     box_of(lhs->type, &o.box_align_m, &c0);
     box_of(rhs->type, &r0, &o.box_align_n);
     L0TileConfig cfg;
-    tile_pass_config(&cfg, ctx->target, ch->M, ch->N, ch->K, lhs->type->dtype, rhs->type->dtype, ch->red->type->dtype, &o);
-    const char *why = at_trans_box_align(ctx, lhs, rhs, ch->M, ch->K, &cfg);
+    const char *why = at_trans_box_align(ctx, lhs, rhs, ch->M, ch->K, &o);
     if (why) {
         snprintf(err, errn, "%s", why);
         return false;
     }
+    tile_pass_config(&cfg, ctx->target, ch->M, ch->N, ch->K, lhs->type->dtype, rhs->type->dtype, ch->red->type->dtype, &o);
     cfg.allow_double_buffer_c = false;      /* the carried accumulator has one L0C buffer */
     cfg.l0a_bytes /= stages;
     cfg.l0b_bytes /= stages;
