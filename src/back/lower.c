@@ -230,6 +230,15 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         offsets(l, i, a[2], sp);
         return;
     case OP_TILE_READ: case OP_TILE_WRITE: case OP_TENSOR_READ: case OP_TENSOR_WRITE: lower_access(l, b, v, c, sp); return;
+    case OP_TILE_GET_BLOCK_IDX: case OP_TILE_GET_BLOCK_NUM: case OP_TILE_GET_SUBBLOCK_IDX: {
+        /* SPMD queries read a kernel variable the simulator fills per block (SimOptions); a fresh
+         * variable each time: nothing in the kernel writes it */
+        if (!v) return;
+        const char *name = c->call.op == OP_TILE_GET_BLOCK_IDX ? "block_idx"
+                         : c->call.op == OP_TILE_GET_BLOCK_NUM ? "block_num" : "subblock_idx";
+        bind_scalar(l, v, mir_var(l->k, mir_add_var(l->k, name)));
+        return;
+    }
     default:
         if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_VEC) && (ir_op_info(c->call.op)->flags & OPF_TILE)) {
             lower_vec(l, b, v, c, sp);
