@@ -168,6 +168,8 @@ static bool bind_task(Parser *p, Stmt *s, Stmt *launch, Tok *as_name, Stmt *regi
 
 static bool classify(Parser *p, Stmt *s, const SpmdOpts *o, Tok *as_name) {
     StmtList *b = &s->scope.body;
+    for (int i = 0; i < b->len; i++)                  /* a nested pl.spmd: ir_check_program names it */
+        if (b->items[i]->kind == ST_SCOPE && b->items[i]->scope.kind == SC_SPMD) return true;
     if (b->len == 1 && b->items[0]->kind == ST_SCOPE && b->items[0]->scope.kind == SC_INCORE) {   /* a sole pl.at */
         give_region(p, b->items[0], o);
         return bind_task(p, s, b->items[0], as_name, b->items[0]);

@@ -7,7 +7,10 @@
  *   - pl.spmd / pl.cluster / pl.at at another level: not inside a kernel (the orchestration launches
  *     blocks and clusters), and pl.cluster / other levels not at all;
  *   - no 'return' inside a region (it would return from the kernel, not from the function);
- *   - no load, move, extract, matmul or slice used as a statement (its result would have no home).
+ *   - no load, move, extract, matmul or slice used as a statement (its result would have no home);
+ *   - no pl.spmd inside a pl.spmd (one launch has one block count), and the block queries
+ *     (pl.tile.get_block_idx() / get_block_num() / get_subblock_idx()) only inside a kernel: a
+ *     region, a kernel function (which reads its launch's values) — not in orchestration code.
  * Requires: a parsed Program. Produces: located user errors through the sink; true when clean. */
 #include "ir/ir.h"
 
@@ -15,6 +18,7 @@ typedef struct ScopeCheck {
     const Function *fn;
     DiagSink *diag;
     const Stmt *region;          /* the enclosing pl.at region, NULL outside */
+    const Stmt *spmd;            /* the enclosing pl.spmd, NULL outside */
     bool ok;
 } ScopeCheck;
 
@@ -61,15 +65,45 @@ static void check_scope(ScopeCheck *k, const Stmt *s) {
             k->ok = false;
             return;
         }
-        break;
+        if (k->spmd) {
+            diag_error(k->diag, s->span, "pl.spmd(...) inside the pl.spmd at line %d: one launch has one block count; launch the "
+                       "kernel once with the total number of blocks", k->spmd->span.line);
+            k->ok = false;
+            return;
+        }
+        k->spmd = s;
+        check_list(k, &s->scope.body);
+        k->spmd = NULL;
+        return;
     case SC_RUNTIME: break;        /* a runtime scope only groups tasks: transparent anywhere */
     }
     check_list(k, &s->scope.body);
 }
 
+typedef struct { const Expr *query; } QueryFind;
+static void find_query(Expr *e, void *ud) {
+    QueryFind *q = ud;
+    if (!q->query && e->kind == EX_CALL && (e->call.op == OP_TILE_GET_BLOCK_IDX || e->call.op == OP_TILE_GET_BLOCK_NUM ||
+                                            e->call.op == OP_TILE_GET_SUBBLOCK_IDX))
+        q->query = e;
+}
+
+/* A block query of the orchestration (outside every region and kernel) has no block to ask about. */
+static void check_queries(ScopeCheck *k, const Stmt *s) {
+    if (k->region || is_kernel_function(k->fn) || (s->kind != ST_ASSIGN && s->kind != ST_EVAL)) return;
+    QueryFind q = { NULL };
+    ir_visit_expr(s->kind == ST_ASSIGN ? s->assign.value : s->eval.expr, find_query, &q);
+    if (!q.query) return;
+    diag_error(k->diag, s->span, "pl.%s() outside a kernel: the orchestration runs once, not per block; read it inside the "
+               "kernel (the body of 'for i in pl.spmd(N)', an inline 'with pl.spmd(N)' body, a pl.at region or a kernel function)",
+               ir_op_info(q.query->call.op)->name);
+    k->ok = false;
+}
+
 static void check_list(ScopeCheck *k, const StmtList *l) {
     for (int i = 0; i < l->len && k->ok; i++) {
         const Stmt *s = l->items[i];
+        check_queries(k, s);
         switch (s->kind) {
         case ST_SCOPE: check_scope(k, s); break;
         case ST_IF: check_list(k, &s->if_.then_body); check_list(k, &s->if_.else_body); break;
@@ -103,7 +137,7 @@ static void check_list(ScopeCheck *k, const StmtList *l) {
 bool ir_check_program(const Program *p, DiagSink *diag) {
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
-        ScopeCheck k = { p->funcs[i], diag, NULL, true };
+        ScopeCheck k = { p->funcs[i], diag, NULL, NULL, true };
         check_list(&k, &p->funcs[i]->body);
         ok &= k.ok;
     }
