@@ -231,12 +231,15 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         return;
     case OP_TILE_READ: case OP_TILE_WRITE: case OP_TENSOR_READ: case OP_TENSOR_WRITE: lower_access(l, b, v, c, sp); return;
     case OP_TILE_GET_BLOCK_IDX: case OP_TILE_GET_BLOCK_NUM: case OP_TILE_GET_SUBBLOCK_IDX: {
-        /* SPMD queries read a kernel variable the simulator fills per block (SimOptions); a fresh
-         * variable each time: nothing in the kernel writes it */
+        /* SPMD queries read a kernel variable the simulator fills per block (SimOptions: "block_idx",
+         * "block_num"; "subblock_idx" stays 0 until the simulator fills it); nothing writes it */
         if (!v) return;
         const char *name = c->call.op == OP_TILE_GET_BLOCK_IDX ? "block_idx"
                          : c->call.op == OP_TILE_GET_BLOCK_NUM ? "block_num" : "subblock_idx";
-        bind_scalar(l, v, mir_var(l->k, mir_add_var(l->k, name)));
+        int var = -1;
+        for (int j = 0; j < l->k->nvars && var < 0; j++)     /* one variable per query: the .pto defines it once */
+            if (strcmp(l->k->vars[j], name) == 0) var = j;
+        bind_scalar(l, v, mir_var(l->k, var >= 0 ? var : mir_add_var(l->k, name)));
         return;
     }
     default:
