@@ -6,7 +6,8 @@
  *   - `with pl.spmd(N):` with an inline body (it reads a block query) -> SPMD(InCore(body))
  *   - `with pl.spmd(N):` with a dispatch body: a sole `with pl.at(...)` region, or one kernel call
  *     (optionally followed by the unpacking of its results) -> kept as it is.
- * Does: a body that neither reads a block query nor launches one kernel is a located error. The
+ * Does: a body that neither reads a block query nor launches one kernel is kept as it is, and
+ *   ir_check_program reports it (after the rules on where a pl.spmd may be). The
  *   name_hint, deps and `as tid` of the pl.spmd move onto the kernel's region (or its call), where
  *   OutlineIncoreScopes and the runtime read them; the SPMD scope keeps core_num and sync_start, so the
  *   printed form (`with pl.spmd(N): with pl.at(...)`) parses back to the same IR. */
@@ -181,12 +182,7 @@ static bool classify(Parser *p, Stmt *s, const SpmdOpts *o, Tok *as_name) {
         if (o->deps) ir_attr_set(p->c, &stmt_call(call)->call.attrs, "deps", *o->deps);
         return bind_task(p, s, call, as_name, NULL);
     }
-    if (!reads) {
-        front_error(p, s->span, "the body of 'with pl.spmd(...)' must either read the block index (pl.tile.get_block_idx(): "
-                    "an inline kernel body) or launch exactly one kernel (a sole 'with pl.at(...)' region or one kernel "
-                    "call); this one does neither, so every block would do the same work");
-        return false;
-    }
+    if (!reads) return true;                     /* neither: ir_check_program reports it (knowing where it is) */
     Stmt *r = new_region(p, s->span);           /* inline: the body is the kernel */
     r->scope.body = *b;
     *b = (StmtList){ 0 };

@@ -8,7 +8,9 @@
  *     blocks and clusters), and pl.cluster / other levels not at all;
  *   - no 'return' inside a region (it would return from the kernel, not from the function);
  *   - no load, move, extract, matmul or slice used as a statement (its result would have no home);
- *   - no pl.spmd inside a pl.spmd (one launch has one block count), and the block queries
+ *   - no pl.spmd inside a pl.spmd (one launch has one block count); its body launches exactly one
+ *     kernel: a sole pl.at region (the parser wraps an inline body in one) or one kernel call
+ *     followed only by the unpacking of its results; the block queries
  *     (pl.tile.get_block_idx() / get_block_num() / get_subblock_idx()) only inside a kernel: a
  *     region, a kernel function (which reads its launch's values) — not in orchestration code.
  * Requires: a parsed Program. Produces: located user errors through the sink; true when clean. */
@@ -25,6 +27,19 @@ typedef struct ScopeCheck {
 static bool is_kernel_function(const Function *f) { return f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION; }
 
 static void check_list(ScopeCheck *k, const StmtList *l);
+
+static bool launches_one_kernel(const StmtList *b) {
+    for (int i = 0; i < b->len; i++)                   /* a nested pl.spmd: reported as such below */
+        if (b->items[i]->kind == ST_SCOPE && b->items[i]->scope.kind == SC_SPMD) return true;
+    if (b->len == 1 && b->items[0]->kind == ST_SCOPE && b->items[0]->scope.kind == SC_INCORE) return true;
+    if (!b->len) return false;
+    const Stmt *s = b->items[0];
+    const Expr *e = s->kind == ST_ASSIGN ? s->assign.value : s->kind == ST_EVAL ? s->eval.expr : NULL;
+    if (!e || e->kind != EX_CALL || e->call.op != OP_NONE) return false;
+    for (int i = 1; i < b->len; i++)
+        if (b->items[i]->kind != ST_ASSIGN || b->items[i]->assign.value->kind != EX_TUPLE_GET) return false;
+    return true;
+}
 
 static void check_scope(ScopeCheck *k, const Stmt *s) {
     const char *fname = k->fn->name;
@@ -68,6 +83,13 @@ static void check_scope(ScopeCheck *k, const Stmt *s) {
         if (k->spmd) {
             diag_error(k->diag, s->span, "pl.spmd(...) inside the pl.spmd at line %d: one launch has one block count; launch the "
                        "kernel once with the total number of blocks", k->spmd->span.line);
+            k->ok = false;
+            return;
+        }
+        if (!launches_one_kernel(&s->scope.body)) {
+            diag_error(k->diag, s->span, "the body of 'with pl.spmd(...)' must either read the block index (pl.tile.get_block_idx(): "
+                       "an inline kernel body) or launch exactly one kernel (a sole 'with pl.at(...)' region or one kernel "
+                       "call); this one does neither, so every block would do the same work");
             k->ok = false;
             return;
         }
