@@ -95,6 +95,7 @@ int lower_buf(Lower *l, const Expr *e, Span sp) {
     b.pad = v.pad;
     b.compact = v.compact;
     if (v.nstride == 2 || v.start_offset) lower_view_window(&b, &v);   /* a tile.slice view */
+    if (l->ring_base && t->memref->base == l->ring_base) { b.ring_slots = l->ring_slots; b.bytes = l->ring_slot_bytes; }
     for (int i = 0; i < l->k->nbufs; i++) {
         MirBuf *o = &l->k->bufs[i];
         if (o->space == b.space && o->addr == b.addr && o->rows == b.rows && o->cols == b.cols && o->dtype == b.dtype &&
@@ -230,6 +231,10 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         offsets(l, i, a[2], sp);
         return;
     case OP_TILE_READ: case OP_TILE_WRITE: case OP_TENSOR_READ: case OP_TENSOR_WRITE: lower_access(l, b, v, c, sp); return;
+    case OP_TILE_TPUSH_TO_AIV: case OP_TILE_TPUSH_TO_AIC: case OP_TILE_TPOP_FROM_AIC: case OP_TILE_TPOP_FROM_AIV:
+    case OP_TILE_TFREE_TO_AIC: case OP_TILE_TFREE_TO_AIV:
+        lower_xcore(l, b, v, c, sp);
+        return;
     case OP_TILE_GET_BLOCK_IDX: case OP_TILE_GET_BLOCK_NUM: case OP_TILE_GET_SUBBLOCK_IDX: {
         /* SPMD queries read a kernel variable the simulator fills per block (SimOptions: "block_idx",
          * "block_num"; "subblock_idx" stays 0 until the simulator fills it); nothing writes it */
@@ -249,6 +254,29 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         }
         fail(l, sp, "kernel '%s': %s cannot be lowered to a machine instruction", l->f->name,
              c->call.op == OP_NONE ? "a function call" : ir_op_info(c->call.op)->name);
+    }
+}
+
+/* Loop-carried tiles produce no instruction: the init, the iter_arg, the yielded value and the
+ * result must be one buffer (MaterializeSemanticAliases). A carry split over two buffers would read
+ * a stale value on the next iteration: an internal error, never a silent wrong answer. */
+static void check_carries(Lower *l, const Stmt *s) {
+    const StmtList *body = &s->for_.body;
+    const Stmt *y = body->len ? body->items[body->len - 1] : NULL;
+    for (int k = 0; k < s->for_.iter_args.len; k++) {
+        const Var *it = s->for_.iter_args.items[k];
+        if (!it->type || it->type->kind != TY_TILE || !it->type->memref) continue;
+        const Expr *vals[3] = { it->init, y && y->kind == ST_YIELD && k < y->yield.n ? y->yield.values[k] : NULL,
+                                k < s->for_.return_vars.len ? ir_ref(s->for_.return_vars.items[k]) : NULL };
+        for (int j = 0; j < 3; j++) {
+            const Type *t = vals[j] ? vals[j]->type : NULL;
+            if (!t || t->kind != TY_TILE || !t->memref) continue;
+            if (t->space != it->type->space || t->memref->offset != it->type->memref->offset)
+                fail(l, s->span, "internal: kernel '%s': loop-carried tile '%s' is at %s address %lld but its %s is at %lld; the "
+                     "loop would read a stale value", l->f->name, it->name, memspace_name(it->type->space),
+                     (long long)it->type->memref->offset, j == 0 ? "initial value" : j == 1 ? "new value" : "result",
+                     (long long)t->memref->offset);
+        }
     }
 }
 
@@ -278,6 +306,7 @@ static void lower_list(Lower *l, const StmtList *list, MirBlock *b) {
             bind_scalar(l, s->for_.loop_var, mir_var(l->k, fo->var));
             mir_block_push(l->k, b, fo);
             lower_list(l, &s->for_.body, &fo->body);
+            check_carries(l, s);
             break;
         }
         case ST_IF: {
@@ -338,7 +367,11 @@ Kernel *back_lower_function(const Function *f, const Target *t, Arena *arena, Di
         diag_error(diag, f->span, "internal: '%s' is not an AIC/AIV kernel", f->name);
         return NULL;
     }
-    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, 0, true };
+    Lower l = { f, t, mir_kernel_new(arena, f->name, f->type == FT_AIC ? CORE_AIC : CORE_AIV), diag, {0}, {0}, 0, true,
+                NULL, 0, 0 };
+    const AttrVal *lane = ir_attr_get(&f->attrs, "lane");
+    if (lane && lane->kind == AV_INT) l.k->lane = (int)lane->i;
+    lower_find_ring(&l);
     lower_params(&l);
     lower_list(&l, &f->body, &l.k->body);
     return l.ok ? l.k : NULL;

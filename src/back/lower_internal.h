@@ -12,6 +12,7 @@ typedef struct Lower {
     DiagSink *diag;
     const Var *svars[512]; MirExpr *sexprs[512]; int nsc;   /* scalar Var -> its value as a MirExpr */
     bool ok;
+    const Var *ring_base; int ring_slots; int64_t ring_slot_bytes;   /* the cross-core ring (lower_xcore.c) */
 } Lower;
 
 void lower_fail(Lower *l, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -22,5 +23,8 @@ void lower_vec(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp); /* a tile vecto
 /* A tile.slice view's buffer (lower_vec.c): at the parent's address plus the view's start offset,
  * `cols` the parent's row pitch (the capacity a row steps over), the view's own columns valid. */
 void lower_view_window(MirBuf *b, const TileView *v);
+/* lower_xcore.c: the kernel's cross-core ring (a tile.alloc with ring_slots), and tpush / tpop / tfree */
+void lower_find_ring(Lower *l);
+void lower_xcore(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp);
 
 #endif

@@ -62,7 +62,7 @@ double drv_elem_get(const void *buf, DType dt, int64_t i) {
 }
 
 /* ---- the simulated core pool ---- */
-static SimCore *pool_acquire(DrvSession *s, CoreKind kind) {
+SimCore *drv_pool_acquire(DrvSession *s, CoreKind kind) {
     pthread_mutex_lock(&s->lock);
     SimCore *c = NULL;
     for (int i = 0; i < s->pool.len && !c; i++)
@@ -76,7 +76,7 @@ static SimCore *pool_acquire(DrvSession *s, CoreKind kind) {
     return c;
 }
 
-static void pool_release(DrvSession *s, SimCore *c) {
+void drv_pool_release(DrvSession *s, SimCore *c) {
     pthread_mutex_lock(&s->lock);
     for (int i = 0; i < s->pool.len; i++)
         if (s->pool.data[i].core == c) s->pool.data[i].busy = false;
@@ -89,7 +89,7 @@ void drv_pool_free(DrvSession *s) {
 }
 
 /* ---- the runtime callback ---- */
-static DrvKernel *kernel_of(DrvSession *s, const Function *f) {
+DrvKernel *drv_kernel_of(DrvSession *s, const Function *f) {
     for (int i = 0; i < s->kernels.len; i++)
         if (s->kernels.data[i].fn == f) return &s->kernels.data[i];
     for (int i = 0; i < s->kernels.len; i++)
@@ -97,7 +97,7 @@ static DrvKernel *kernel_of(DrvSession *s, const Function *f) {
     return NULL;
 }
 
-static void record(DrvSession *s, DrvKernel *dk, const SimResult *r) {
+void drv_record(DrvSession *s, DrvKernel *dk, const SimResult *r) {
     pthread_mutex_lock(&s->lock);
     dk->runs++;
     if (r->cycles >= dk->cycles) {
@@ -121,7 +121,8 @@ static void record(DrvSession *s, DrvKernel *dk, const SimResult *r) {
 
 static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
     DrvSession *s = ud;
-    DrvKernel *dk = kernel_of(s, call->kernel);
+    if (call->kernel && call->kernel->type == FT_GROUP) return drv_run_group(s, call, cycles, diag);
+    DrvKernel *dk = drv_kernel_of(s, call->kernel);
     if (!dk) {
         diag_error(diag, call->kernel ? call->kernel->span : SPAN_NONE, "no compiled kernel for function '%s'",
                    call->kernel ? call->kernel->name : "?");
@@ -134,13 +135,14 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
         return false;
     }
     void **gm = call->params;
-    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, false, call->block_idx, call->block_num };
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num };
     SimResult r;
     memset(&r, 0, sizeof r);
-    SimCore *core = pool_acquire(s, k->core);
+    SimCore *core = drv_pool_acquire(s, k->core);
     bool ok = sim_run(core, k, gm, &so, &r, diag);
-    pool_release(s, core);
-    if (ok) record(s, dk, &r);
+    drv_pool_release(s, core);
+    if (ok) drv_record(s, dk, &r);
+    if (ok && so.trace) drv_timeline_add(s, call, k, k->core, drv_timeline_core(call, k), &r);
     for (int i = 0; ok && call->gm_sink && i < r.gm.len; i++) {
         const SimGmAccess *a = &r.gm.data[i];
         rt_record_gm(call->gm_sink, a->param, a->lo, a->hi, a->write, a->atomic);
@@ -159,6 +161,7 @@ void drv_run_reset(DrvSession *s) {
     free(r->deps_json);
     vec_free(&r->task_list);
     memset(r, 0, sizeof *r);
+    drv_timeline_reset(s);
     for (int i = 0; i < s->kernels.len; i++) {
         DrvKernel *k = &s->kernels.data[i];
         k->runs = 0, k->cycles = 0, k->cube_util = 0, k->races = 0, k->sync_errors = 0;

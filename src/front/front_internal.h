@@ -171,6 +171,8 @@ Expr *front_system_count(Parser *p, const char *d, Span sp);
 /* expressions and attribute values (parse_expr.c) */
 Expr *front_parse_expr(Parser *p);
 bool front_parse_attr_value(Parser *p, AttrVal *out);
+/* parse_optim.c: `optimizations=[pl.split(...), pl.cross_core_slot(...)]` of a pl.at scope s */
+bool front_parse_optimizations(Parser *p, Stmt *s);
 bool front_parse_attr_dict(Parser *p, AttrList *out);                      /* at '{' */
 /* Parses a dotted name starting at 'pl' (or any name): "pl.tile.load"; span covers it. */
 const char *front_parse_dotted(Parser *p, Span *sp);

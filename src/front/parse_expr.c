@@ -158,8 +158,8 @@ bool front_finish_call(Parser *p, Expr *call) {
         if ((info->flags & OPF_VEC) && !front_vec_rewrite(p, call)) return false;
         info = ir_op_info(call->call.op);
         bool needs_shaped = !(info->flags & OPF_ALLOC_ONLY) && call->call.op != OP_TENSOR_CREATE && ir_vec_kind(call->call.op) != VK_FULL &&
-                            info->max_args > 0;         /* the SPMD queries have no operand */
-        if (needs_shaped && call->call.nargs >= info->min_args && call->call.nargs <= info->max_args) {
+                            call->call.op != OP_TILE_TPOP_FROM_AIC && call->call.op != OP_TILE_TPOP_FROM_AIV;   /* pops take a shape */
+        if (needs_shaped && call->call.nargs >= 1 && call->call.nargs >= info->min_args && call->call.nargs <= info->max_args) {
             const Expr *a0 = call->call.args[0];
             if (!a0->type || (a0->type->kind != TY_TENSOR && a0->type->kind != TY_TILE)) {
                 front_error(p, a0->span.line ? a0->span : call->span, "%s: the first argument must be a tensor or a tile", info->name);
@@ -317,7 +317,6 @@ static Expr *parse_pl(Parser *p) {
     if (strcmp(d, "pl.dim") == 0 || strcmp(d, "pl.tensor.dim") == 0) return parse_dim_call(p, d, sp);
     Expr *b = parse_scalar_builtin(p, d, sp);
     if (b || p->failed) return b;
-    if ((b = front_system_count(p, d, sp)) || p->failed) return b;
     static const char *const stmt_only[] = { "pl.yield_", "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_",
                                              "pl.func_attr", "pl.at", "pl.scope", "pl.spmd", "pl.cluster", "pl.cond", NULL };
     for (int i = 0; stmt_only[i]; i++)

@@ -629,6 +629,7 @@ static bool parse_while(Parser *p, StmtList *body, Span sp) {
 /* ---------------------------------------------------------------- with */
 static bool scope_option(Parser *p, Stmt *s, Tok *key) {
     Span vsp = front_peek(p, 0)->span;
+    if (s->scope.kind == SC_INCORE && strcmp(key->text, "optimizations") == 0) return front_parse_optimizations(p, s);
     AttrVal v;
     if (!front_parse_attr_value(p, &v)) return false;
     if (s->scope.kind == SC_INCORE && strcmp(key->text, "level") == 0) {
@@ -649,10 +650,7 @@ static bool scope_option(Parser *p, Stmt *s, Tok *key) {
         s->scope.manual = strcmp(v.s, "pl.ScopeMode.MANUAL") == 0;
     } else if ((s->scope.kind == SC_INCORE || s->scope.kind == SC_HIERARCHY) && strcmp(key->text, "deps") != 0) {
         /* an option the compiler would silently ignore is an error */
-        if (strcmp(key->text, "optimizations") == 0)
-            front_error(p, key->span, "pl.at(optimizations=...) is not supported by ptoc yet; remove it (the region compiles without a split)");
-        else
-            front_error(p, key->span, "pl.at has no option '%s' (options: level, name_hint, deps)", key->text);
+        front_error(p, key->span, "pl.at has no option '%s' (options: level, name_hint, optimizations, deps)", key->text);
         return false;
     } else ir_attr_set(p->c, &s->scope.kwargs, key->text, v);
     return true;

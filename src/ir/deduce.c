@@ -275,6 +275,29 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
         call->type->memref = NULL;
         call->type->space = kw_mem(call);
         call->type->view = NULL;
+        if (a[0]->type->space == MS_ACC && call->type->space == MS_VEC && a[0]->type->rank == 2) {
+            /* a cube result crossing to the vector core (ExpandMixedKernel): the valid region travels,
+             * not the accumulator's box padding */
+            TileView v = ir_effective_view(a[0]->type);
+            int64_t vd[2];
+            if (v.nvalid == 2 && ir_is_const_int(v.valid_shape[0], &vd[0]) && ir_is_const_int(v.valid_shape[1], &vd[1]))
+                call->type = ir_tile_type(c, a[0]->type->dtype, 2, vd, MS_VEC);
+        }
+        return 1;
+    case OP_TILE_TPUSH_TO_AIV: case OP_TILE_TPUSH_TO_AIC:
+        if (call->call.nargs == 1 && !is_shaped(a[0], TY_TILE))
+            return (int)fail(c, call, "%s: expected a tile, got %s", ir_op_info(call->call.op)->name, describe(c, a[0]));
+        call->type = ir_tuple_type(c, NULL, 0);
+        return 1;
+    case OP_TILE_TFREE_TO_AIC: case OP_TILE_TFREE_TO_AIV:
+        if (call->call.nargs == 1 && !is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "%s: expected a tile, got %s", ir_op_info(call->call.op)->name, describe(c, a[0]));
+        call->type = ir_tuple_type(c, NULL, 0);
+        return 1;
+    case OP_TILE_TPOP_FROM_AIC: case OP_TILE_TPOP_FROM_AIV:
+        if (call->call.nargs == 0) { call->type = ir_tuple_type(c, NULL, 0); return 1; }   /* a fence */
+        if (!static_tuple(a[0], d, &n) || n != 2) return (int)fail(c, call, "%s: the shape must be a static 2-D list", ir_op_info(call->call.op)->name);
+        if (!shape_ok(c, call, d, n, kw_dtype(call))) return 0;
+        call->type = ir_tile_type(c, kw_dtype(call), n, d, call->call.op == OP_TILE_TPOP_FROM_AIC ? MS_VEC : MS_MAT);
         return 1;
     default: return -1;
     }

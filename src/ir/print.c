@@ -161,14 +161,31 @@ static void print_attr_dict(Pr *pr, const AttrList *l) {
 }
 
 /* ", k=v" for each kwarg */
-static void print_kwargs(Pr *pr, const AttrList *l, bool *first) {
+/* A pl.at region's split / slot_num print as its optimizations list (front/parse_optim.c). */
+static bool is_optimization(const char *key) { return strcmp(key, "split") == 0 || strcmp(key, "slot_num") == 0; }
+
+static void print_optimizations(Pr *pr, const AttrList *l, bool *first) {
+    static const char *modes[] = { "NONE", "UP_DOWN", "LEFT_RIGHT" };
+    const AttrVal *sp = ir_attr_get(l, "split"), *sn = ir_attr_get(l, "slot_num");
+    if (!sp && !sn) return;
+    sb_puts(pr->out, *first ? "optimizations=[" : ", optimizations=[");
+    *first = false;
+    if (sp) sb_printf(pr->out, "pl.split(pl.SplitMode.%s)", modes[sp->i >= 0 && sp->i < 3 ? sp->i : 0]);
+    if (sn) sb_printf(pr->out, "%spl.cross_core_slot(slot_num=%lld)", sp ? ", " : "", (long long)sn->i);
+    sb_putc(pr->out, ']');
+}
+
+static void print_kwargs_but(Pr *pr, const AttrList *l, bool *first, bool (*skip)(const char *)) {
     for (int i = 0; i < l->len; i++) {
+        if (skip && skip(l->items[i].key)) continue;
         if (!*first) sb_puts(pr->out, ", ");
         *first = false;
         sb_printf(pr->out, "%s=", l->items[i].key);
         print_attrval(pr, &l->items[i].val);
     }
 }
+
+static void print_kwargs(Pr *pr, const AttrList *l, bool *first) { print_kwargs_but(pr, l, first, NULL); }
 
 /* ---------------------------------------------------------------- types */
 static void print_type_p(Pr *pr, const Type *t);
@@ -484,6 +501,7 @@ static void print_scope(Pr *pr, const Stmt *s, int indent) {
     case SC_INCORE: case SC_HIERARCHY:
         sb_printf(sb, "with pl.at(level=pl.Level.%s", ir_level_name(s->scope.level));
         if (s->scope.name_hint) { sb_puts(sb, ", name_hint="); put_str(sb, s->scope.name_hint); }
+        print_optimizations(pr, &s->scope.kwargs, &first);
         break;
     case SC_RUNTIME:
         sb_puts(sb, "with pl.scope(");
@@ -496,7 +514,7 @@ static void print_scope(Pr *pr, const Stmt *s, int indent) {
         break;
     case SC_CLUSTER: sb_puts(sb, "with pl.cluster("); first = true; break;
     }
-    print_kwargs(pr, &s->scope.kwargs, &first);
+    print_kwargs_but(pr, &s->scope.kwargs, &first, s->scope.kind == SC_INCORE ? is_optimization : NULL);
     sb_puts(sb, ")");
     if (s->scope.task_var) sb_printf(sb, " as %s", var_name(pr, s->scope.task_var));
     sb_puts(sb, ":\n");

@@ -83,6 +83,17 @@ static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) 
               "at a time), or lower the pipeline depth";
         diag_add(ctx->diag, DIAG_NOTE, f->span, NULL, "%s holds %s; %s", memspace_name((MemSpace)sp), sb_cstr(&sb), fix);
         sb_free(&sb);
+        for (int i = 0; i < f->body.len; i++) {       /* the cross-core ring's reserved floor */
+            Expr *c = pass_stmt_call(f->body.items[i]);
+            const AttrVal *rs = pass_is_op(c, OP_TILE_ALLOC) && c->call.args[0]->enm.mem == (MemSpace)sp
+                              ? ir_attr_get(&c->call.kwargs, "ring_slots") : NULL;
+            int64_t size = 0;
+            if (!rs || !ir_is_const_int(c->call.args[1], &size)) continue;
+            diag_add(ctx->diag, DIAG_NOTE, f->span, NULL, "the cube/vector ring reserves %lld bytes from address 0 (%lld slots of %lld "
+                     "bytes, one received tile each): a smaller pl.cross_core_slot(slot_num=N), or pl.split(pl.SplitMode.UP_DOWN) "
+                     "to halve the tile each vector core receives, lowers it", (long long)size, (long long)rs->i,
+                     (long long)(size / (rs->i > 0 ? rs->i : 1)));
+        }
         for (int i = 0; sp != MS_MAT && sp != MS_VEC && i < ctx->untiled.len; i++) {   /* an untiled matmul keeps whole operands in L0 */
             const PassUntiled *u = &ctx->untiled.data[i];
             if (!strcmp(u->function, f->name))
@@ -98,10 +109,13 @@ static bool allocate_function(PassCtx *ctx, Function *f) {
     PTOC_ASSERT(slots, "out of memory");
     int n = 0;
     int64_t current[MS_COUNT] = {0};
+    /* the cross-core rings first: reserved from address 0 of their space, tiles above them */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
         Expr *c = pass_stmt_call(s);
         if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
+        if ((ir_attr_get(&c->call.kwargs, "ring_slots") != NULL) != (pass == 0)) continue;
         MemSpace sp = c->call.args[0]->enm.mem;
         int64_t size = 0;
         ir_is_const_int(c->call.args[1], &size);

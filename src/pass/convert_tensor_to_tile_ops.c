@@ -46,11 +46,14 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     Expr *src = operand, *offs = NULL;
     int64_t dims[2];
     if (operand->kind == EX_VAR && operand->type->kind == TY_TILE && operand->type->space == MS_VEC) {
-        diag_error(cv->ctx->diag, at,
-                   "matmul operand '%s' is computed by vector ops in this pl.at region; a region mixing cube and vector "
-                   "work is not supported by ptoc yet: compute it in its own pl.at region and use its result tensor here",
-                   operand->var->name);
-        return NULL;
+        /* computed by vector ops in this region: a boundary move into Mat (ExpandMixedKernel makes it
+         * a vector -> cube push / pop) */
+        IrCtx *c = cv->ctx->ir;
+        Expr *mv = ir_call(c, OP_TILE_MOVE, &operand, 1);
+        ir_attr_set(c, &mv->call.kwargs, "target_memory", ir_av_mem(MS_MAT));
+        if (!ir_deduce_call(c, mv)) return NULL;
+        mv->span = at;
+        return ir_ref(ctt_insert_before(cv, arena_printf(c->arena, "%s__mat", operand->var->name), mv));
     }
     /* a matmul result of this region (or its cast): AutoTileMatmulL0 gives the consumer a Mat copy */
     if (operand->kind == EX_VAR && operand->type->kind == TY_TILE && operand->type->space == MS_ACC) return operand;

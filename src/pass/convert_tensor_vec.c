@@ -37,10 +37,24 @@ static Expr *vec_load_call(Conv *cv, Expr *x, const Stmt *def, Span sp) {
 /* The Vec tile holding tensor operand x (loading it when this is its first vector use). */
 static Expr *vec_operand(Conv *cv, Expr *x, Span sp) {
     if (x->type && x->type->kind == TY_TILE && x->type->space != MS_VEC && x->type->space != MS_NONE) {
-        diag_error(cv->ctx->diag, sp, "'%s' is computed by the cube (%s) in this pl.at region; a region mixing cube and vector "
-                   "work is not supported by ptoc yet: compute it in its own pl.at region, whose result tensor this one reads",
-                   x->kind == EX_VAR ? x->var->name : "the operand", memspace_name(x->type->space));
-        return NULL;
+        /* computed by the cube in this region: one boundary move to Vec per statement list, which
+         * ExpandMixedKernel turns into a cross-core push / pop */
+        if (x->kind != EX_VAR) {
+            diag_error(cv->ctx->diag, sp, "a vector op reads a %s tile that is not a variable", memspace_name(x->type->space));
+            return NULL;
+        }
+        Var *have = cached_load(cv, x->var);
+        if (have) return ir_ref(have);
+        IrCtx *c = cv->ctx->ir;
+        Expr *arg = x;
+        Expr *mv = ir_call(c, OP_TILE_MOVE, &arg, 1);
+        ir_attr_set(c, &mv->call.kwargs, "target_memory", ir_av_mem(MS_VEC));
+        if (!ir_deduce_call(c, mv)) return NULL;
+        mv->span = sp;
+        Var *t = ctt_insert_before(cv, arena_printf(c->arena, "%s__vec", x->var->name), mv);
+        VecLoaded vl = { x->var, t, cv->list };
+        vec_push(cv->vec_loads, vl);
+        return ir_ref(t);
     }
     if (x->kind != EX_VAR || !x->type || x->type->kind != TY_TENSOR) return x;
     Var *have = cached_load(cv, x->var);

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-typedef struct { PassCtx *ctx; Function *f; int n; StmtList allocs; } Init;
+typedef struct { PassCtx *ctx; Function *f; int n; StmtList allocs; MemRef ring; } Init;
 
 static MemRef *memref_of(const Expr *e) { return e && e->type ? e->type->memref : NULL; }
 
@@ -53,11 +53,47 @@ static void fresh_for(Init *in, Var *v, Span span) {
 
 static bool shaped(const Var *v) { return v->type && (v->type->kind == TY_TILE || v->type->kind == TY_TENSOR); }
 
+static bool is_data_pop(const Expr *e) {
+    return (pass_is_op(e, OP_TILE_TPOP_FROM_AIC) || pass_is_op(e, OP_TILE_TPOP_FROM_AIV)) && e->call.nargs == 1;
+}
+
+/* The cross-core ring of a kernel that receives tiles (spec ir_and_passes.md §8.14, reserve_buffer):
+ * one base of slot_num slots, each as large as the largest tile received; every pop result lives in
+ * it (the slot is chosen at run time). */
+typedef struct { int64_t slot, slots; MemSpace space; Span span; PassCtx *ctx; } RingScan;
+static void ring_visit(Expr *e, void *ud) {
+    RingScan *r = ud;
+    if (!is_data_pop(e)) return;
+    int64_t b = ir_tile_physical_bytes(e->type, pass_l0c_align(r->ctx, e->type->dtype));
+    const AttrVal *sn = ir_attr_get(&e->call.kwargs, "slot_num");
+    if (b > r->slot) r->slot = b;
+    if (sn && sn->kind == AV_INT && sn->i > r->slots) r->slots = sn->i;
+    r->space = e->type->space;
+    r->span = e->span;
+}
+
+static void make_ring(Init *in) {
+    RingScan r = { 0, 1, MS_NONE, SPAN_NONE, in->ctx };
+    ir_visit_exprs(&in->f->body, ring_visit, &r);
+    if (!r.slot) return;
+    r.slot = (r.slot + in->ctx->target->alloc_align - 1) / in->ctx->target->alloc_align * in->ctx->target->alloc_align;
+    in->ring = fresh(in, r.space, r.slot * r.slots, r.span);
+    in->ring.size = r.slot;
+    Stmt *alloc = in->allocs.items[in->allocs.len - 1];
+    ir_attr_set(in->ctx->ir, &alloc->assign.value->call.kwargs, "ring_slots", ir_av_int(r.slots));
+}
+
 static void init_assign(Init *in, Stmt *s) {
     Var *v = s->assign.var;
     Expr *e = s->assign.value;
     if (!shaped(v)) return;
     if (e->kind == EX_VAR) { give(in, v, memref_of(e)); return; }
+    if (is_data_pop(e)) {
+        MemRef m = in->ring;
+        m.size = ir_tile_physical_bytes(v->type, pass_l0c_align(in->ctx, v->type->dtype));
+        give(in, v, &m);
+        return;
+    }
     if (e->kind == EX_CALL && e->call.op != OP_NONE) {
         const OpInfo *info = ir_op_info(e->call.op);
         int src = info->reuses_input >= 0 ? info->reuses_input : (info->flags & OPF_VIEW) ? 0 : -1;
@@ -109,7 +145,7 @@ bool pass_init_memref(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         Function *f = p->funcs[i];
         if (!ir_functype_is_incore(f->type)) continue;
-        Init in = { ctx, f, 0, {0} };
+        Init in = { ctx, f, 0, {0}, {0} };
         /* a program that already carries MemRefs (a re-parsed dump) gets them derived afresh */
         for (int j = 0; j < f->body.len; j++)
             if (f->body.items[j]->kind == ST_ASSIGN && pass_is_op(f->body.items[j]->assign.value, OP_TILE_ALLOC)) {
@@ -120,6 +156,7 @@ bool pass_init_memref(Program *p, PassCtx *ctx) {
         for (int j = 0; j < f->params.len; j++)
             if (f->params.items[j]->type->kind == TY_TENSOR && !f->params.items[j]->type->memref)
                 fresh_for(&in, f->params.items[j], f->span);
+        make_ring(&in);
         init_list(&in, &f->body);
         for (int j = in.allocs.len - 1; j >= 0; j--) ir_list_insert(ctx->ir, &f->body, 0, in.allocs.items[j]);
     }

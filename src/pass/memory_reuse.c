@@ -311,6 +311,8 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, NULL, -1, s };
     }
     lifetimes(&r, &f->body, NULL);
+    for (int i = 0; i < r.nbases; i++)          /* a cross-core ring is live for the whole kernel: never shared */
+        if (ir_attr_get(&pass_stmt_call(r.bases[i].alloc)->call.kwargs, "ring_slots")) r.bases[i].def = 0, r.bases[i].last = 1 << 30;
     build_forbidden(&r);
     int ng = 0;
     for (int i = 0; i < r.nbases; i++)

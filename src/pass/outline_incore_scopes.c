@@ -272,6 +272,11 @@ static void outline(Outliner *o, StmtList *l, int at) {
             ir_varmap_put(&to_caller, tv, ir_ref(repl->assign.var));
         }
     }
+    static const char *const kernel_opts[] = { "split", "slot_num" };   /* pl.at optimizations: ExpandMixedKernel's */
+    for (int i = 0; i < 2; i++) {
+        const AttrVal *v = ir_attr_get(&scope->scope.kwargs, kernel_opts[i]);
+        if (v) ir_attr_set(c, &k->attrs, kernel_opts[i], *v);
+    }
     const AttrVal *deps = ir_attr_get(&scope->scope.kwargs, "deps");
     if (deps) ir_attr_set(c, &call->call.attrs, "deps", *deps);
     repl->span = scope->span;

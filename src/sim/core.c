@@ -1,4 +1,5 @@
-/* sim/core — simulated cores (memories), the scalar unit's walk and the sim_run entry point.
+/* sim/core — simulated cores (memories), the scalar unit's walk and the per-run set-up and report
+ * (group.c drives them: sim_run, sim_run_group).
  *
  * Requires: a Kernel whose buffers fit the core's spaces; GM parameter pointers.
  * Produces: the dynamic instruction stream (loops unrolled, ifs evaluated, offsets and event IDs
@@ -54,7 +55,7 @@ bool sim_hard_error(SimRun *s, const MirInst *i, const char *fmt, ...) {
     sb_vprintf(&sb, fmt, ap);
     va_end(ap);
     if (i && i->loc.line > 0) sb_printf(&sb, " (line %d)", i->loc.line);
-    diag_add(s->diag, DIAG_ERROR, i ? i->loc : SPAN_NONE, NULL, "simulator: %s", sb_cstr(&sb));
+    diag_add(s->diag, DIAG_ERROR, i ? i->loc : SPAN_NONE, NULL, "simulator: %s%s", sim_kernel_tag(s), sb_cstr(&sb));
     sb_free(&sb);
     s->failed = true;
     return false;
@@ -99,7 +100,7 @@ static Pipe issue_pipe(const SimRun *s, const MirInst *i) {
 
 /* Operand buffer ids and GM parameter of a tile instruction are present and in range. */
 static bool check_operands(SimRun *s, const MirInst *i) {
-    if (mir_is_sync(i)) return true;
+    if (mir_is_sync(i) || i->op == MI_TPUSH || i->op == MI_TPOP || i->op == MI_TFREE) return true;   /* xcore.c checks these */
     if (i->op == MI_VOP) return sim_vop_check(s, i);   /* operands depend on the vector kind */
     if (mir_is_scalar_access(i)) {
         int b = i->op == MI_TGETVAL ? i->src0 : i->dst;
@@ -149,6 +150,9 @@ static bool issue(SimRun *s, const MirInst *i) {
             return sim_hard_error(s, i, "flag with invalid pipes");
         d.event = (int16_t)ev;
     }
+    if (i->op == MI_TPUSH || i->op == MI_TPOP || i->op == MI_TFREE) {
+        if (!sim_xcore_issue(s, i, &d)) return false;
+    } else sim_ring_slots(s, &d);
     if (p == PIPE_ALL) {
         d.snap = s->snaps.len;
         for (int q = 0; q < PIPE_COUNT; q++) vec_push(&s->snaps, s->issued[q]);
@@ -199,7 +203,7 @@ static bool walk_block(SimRun *s, const MirBlock *b) {
     return true;
 }
 
-/* ---- sim_run ---- */
+/* ---- one run: set-up, walk, report ---- */
 
 static void init_vars(SimRun *s) {
     const Kernel *k = s->k;
@@ -209,6 +213,7 @@ static void init_vars(SimRun *s) {
         s->var_step[v] = 1;
         if (strcmp(k->vars[v], "block_idx") == 0) s->vars[v] = s->o->block_idx;
         if (strcmp(k->vars[v], "block_num") == 0) s->vars[v] = s->o->block_num;
+        if (strcmp(k->vars[v], "subblock_idx") == 0) s->vars[v] = k->lane;   /* pl.tile.get_subblock_idx() */
     }
     for (int p = 0; p < k->nparams; p++) {     /* scalar parameters bind their kernel variable */
         const MirParam *q = &k->params[p];
@@ -234,41 +239,41 @@ static void report_left_tokens(SimRun *s) {
             for (int e = 0; e < SIM_MAX_EVENTS; e++) {
                 const SimFlag *f = &s->flags[a][b][e];
                 if (!f->set) continue;
-                sim_add_msg(s, false, "sync: flag (%s, %s, EVENT_ID%d) still set at the end of the kernel "
-                            "(set_flag at line %d has no matching wait_flag)", mir_pipe_name((Pipe)a),
+                sim_add_msg(s, false, "sync: %sflag (%s, %s, EVENT_ID%d) still set at the end of the kernel "
+                            "(set_flag at line %d has no matching wait_flag)", sim_kernel_tag(s), mir_pipe_name((Pipe)a),
                             mir_pipe_name((Pipe)b), e, f->setter ? f->setter->loc.line : 0);
             }
 }
 
-static void run_cleanup(SimRun *s) {
+void sim_run_cleanup(SimRun *s) {
     vec_free(&s->dyn);
     for (int p = 0; p < PIPE_COUNT; p++) vec_free(&s->queue[p]);
     vec_free(&s->snaps);
+    for (int x = 0; x < 2; x++) vec_free(&s->pend[x]);
     sim_race_free(s);
     arena_free(s->arena);
 }
 
-bool sim_run(SimCore *c, const Kernel *k, void **gm, const SimOptions *o, SimResult *r, DiagSink *diag) {
-    SimOptions defaults = {0};
-    memset(r, 0, sizeof *r);
-    SimRun *s = calloc(1, sizeof *s);
-    PTOC_ASSERT(s != NULL, "out of memory");
-    *s = (SimRun){ .c = c, .k = k, .t = c->t, .gm = gm, .o = o ? o : &defaults, .r = r, .diag = diag };
+/* Views, variables, ring-slot counters and the race detector's on-chip shadow of one run: before any
+ * walk of its group (a scalar read may run the group's engine early). */
+bool sim_run_prepare(SimRun *s) {
+    const Kernel *k = s->k;
     s->arena = arena_new();
     s->views = ARENA_ARRAY(s->arena, SimView, k->nbufs + 1);
-    bool ok = true;
-    for (int b = 0; b < k->nbufs && ok; b++) ok = sim_build_view(s, &k->bufs[b], &s->views[b]);
-    if (ok) {
-        init_vars(s);
-        if (s->o->race_check) sim_race_init(s);      /* before the walk: a scalar read runs the pipes early */
-        ok = walk_block(s, &k->body);
-    }
-    if (ok) ok = sim_run_pipes(s);
-    if (ok) report_left_tokens(s);
-    r->cube_util = r->cycles > 0 ? (double)r->pipe_busy[PIPE_M] / (double)r->cycles : 0.0;
-    run_cleanup(s);
-    free(s);
-    return ok;
+    s->ring_npop = ARENA_ARRAY(s->arena, int32_t, k->nbufs + 1);
+    s->ring_cur = ARENA_ARRAY(s->arena, int16_t, k->nbufs + 1);
+    for (int b = 0; b < k->nbufs; b++)
+        if (!sim_build_view(s, &k->bufs[b], &s->views[b])) return false;
+    init_vars(s);
+    if (s->o->race_check) sim_race_init(s);
+    return true;
+}
+
+bool sim_run_walk(SimRun *s) { return walk_block(s, &s->k->body); }
+
+void sim_run_report(SimRun *s) {
+    report_left_tokens(s);
+    s->r->cube_util = s->r->cycles > 0 ? (double)s->r->pipe_busy[PIPE_M] / (double)s->r->cycles : 0.0;
 }
 
 void sim_result_free(SimResult *r) {

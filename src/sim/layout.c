@@ -72,9 +72,13 @@ bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v) {
     /* offsets are non-decreasing in i and j: the last element has the largest offset */
     int64_t foot = (v->roff[b->rows - 1] + v->coff[b->cols - 1] + 1) * v->eb;
     int64_t size = s->c->size[b->space];
-    if (b->addr < 0 || b->addr + foot > size || b->addr + b->bytes > size)
+    int64_t ring = b->ring_slots > 1 ? b->ring_slots : 1;   /* a ring buffer: ring_slots slots of `bytes` */
+    if (b->ring_slots > 1 && foot > b->bytes)
+        return sim_hard_error(s, NULL, "buffer %s: a ring slot of %lld bytes is smaller than the tile (%lld bytes)", b->name,
+                              (long long)b->bytes, (long long)foot);
+    if (b->addr < 0 || b->addr + foot > size || b->addr + b->bytes * ring > size)
         return sim_hard_error(s, NULL, "buffer %s: [%lld, %lld) exceeds %s (%lld bytes)", b->name, (long long)b->addr,
-                              (long long)(b->addr + (foot > b->bytes ? foot : b->bytes)), memspace_name(b->space),
+                              (long long)(b->addr + (foot > b->bytes * ring ? foot : b->bytes * ring)), memspace_name(b->space),
                               (long long)size);
     v->base = s->c->mem[b->space] + b->addr;
     return true;

@@ -1,18 +1,20 @@
 /* sim/pipes — the pipe engine: in-order pipe queues running concurrently in simulated time,
  * binary flag tokens, barriers, the timing model (including the vector cost table) and deadlock
- * recovery.
+ * recovery, for one core or for the cores of a cluster together (a group; sim_run is a group of one).
  *
- * Requires: the dynamic instruction stream and per-pipe queues built by the scalar walk (core.c).
+ * Requires: the dynamic instruction streams and per-pipe queues built by the scalar walks (core.c).
  * Produces: functional effects in simulated-time order, SimResult timing, sync errors, trace.
- * Does: a discrete-event loop repeatedly starts, among the pipe heads that can start, the one with
- * the earliest start time (ties: issue order). A wait_flag head can start once its flag is set; an
+ * Does: a discrete-event loop repeatedly starts, among the pipe heads of every core that can start,
+ * the one with the earliest start time (ties: group index, then issue order). A tpush / tpop head
+ * waits for its channel (xcore.c). A wait_flag head can start once its flag is set; an
  * instruction issued after a pending pipe_barrier(PIPE_ALL) waits for it; the PIPE_ALL barrier
  * starts when every earlier-issued instruction has completed. When nothing can start but queues are
- * non-empty, the earliest-issued blocked wait is reported and released as if satisfied. The walk may
+ * non-empty, every blocked wait / push / pop is reported and the earliest-issued released as if satisfied. The walk may
  * run the engine ahead, up to a scalar read whose value it needs (sim_run_pipes_until). */
 #include "sim/sim_int.h"
 
 #include <math.h>
+#include <string.h>
 
 static int64_t cyc(double x) {
     int64_t c = (int64_t)ceil(x - 1e-9);
@@ -134,6 +136,19 @@ static int64_t vec_cycles(const Kernel *k, const MirInst *i) {
     }
 }
 
+/* Cross-core transfers (docs/sim.md, "Clusters and the cross-core FIFO"). a2a3 moves the data through
+ * a GM ring: a push from Acc is the FIX drain of a tstore, from Vec an MTE3 store; a pop is an MTE2
+ * load into the consumer. a5 moves it on chip: a push at bw_xcore, a pop a fixed latency. A fence
+ * (sync_only) is a flag: one cycle. */
+static int64_t xcore_cycles(const Target *t, const Kernel *k, const MirInst *i) {
+    if (i->sync_only) return 1;
+    const MirBuf *b = &k->bufs[i->op == MI_TPUSH ? i->src0 : i->dst];
+    if (t->id == TGT_A5) return i->op == MI_TPUSH ? cyc(tile_bytes(b) / t->bw_xcore) : cyc(t->xcore_pop_cycles);
+    if (i->op == MI_TPOP) return cyc(t->dma_fixed_cycles + tile_bytes(b) / (b->space == MS_VEC ? t->bw_gm_to_vec : t->bw_gm_to_mat));
+    if (b->space == MS_ACC) return drain_cycles(t, b->valid_rows, b->valid_cols, dtype_bytes(b->dtype));
+    return cyc(t->dma_fixed_cycles + tile_bytes(b) / t->bw_vec_to_gm);
+}
+
 int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i) {
     switch (i->op) {
     case MI_SET_FLAG: case MI_BARRIER: return 1;
@@ -158,31 +173,37 @@ int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i) {
      * through the D-cache at the cost of a DMA's fixed latency */
     case MI_TGETVAL: case MI_TSETVAL: return SIM_SCALAR_UB_CYCLES;
     case MI_GGETVAL: case MI_GSETVAL: return cyc(t->dma_fixed_cycles);
+    case MI_TPUSH: case MI_TPOP: return xcore_cycles(t, k, i);
+    case MI_TFREE: return 1;
     default: return 0;
     }
 }
 
-/* ---- the event loop ---- */
+/* ---- the event loop (one time line for every core of a group) ---- */
 
 typedef SimEngine Engine;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-static SimDyn *head_of(SimRun *s, Engine *e, int p) {
+static SimDyn *head_of(SimRun *s, int p) {
+    Engine *e = &s->eng;
     return e->head[p] < s->queue[p].len ? &s->dyn.data[s->queue[p].data[e->head[p]]] : NULL;
 }
 
 /* Is the head of p held back by an earlier-issued, not yet executed PIPE_ALL barrier? */
-static bool behind_all_barrier(SimRun *s, Engine *e, int p, const SimDyn *d) {
+static bool behind_all_barrier(SimRun *s, int p, const SimDyn *d) {
     if (p == PIPE_ALL) return false;
-    const SimDyn *b = head_of(s, e, PIPE_ALL);
+    const SimDyn *b = head_of(s, PIPE_ALL);
     return b && d->order > b->order;
 }
 
+static bool is_xcore(const MirInst *i) { return i->op == MI_TPUSH || i->op == MI_TPOP; }
+
 /* Can the head of pipe p start? If so *start gets its start time. */
-static bool can_start(SimRun *s, Engine *e, int p, int64_t *start) {
-    SimDyn *d = head_of(s, e, p);
-    if (!d || behind_all_barrier(s, e, p, d)) return false;
+static bool can_start(SimRun *s, int p, int64_t *start) {
+    Engine *e = &s->eng;
+    SimDyn *d = head_of(s, p);
+    if (!d || behind_all_barrier(s, p, d)) return false;
     if (p == PIPE_ALL) {
         if (e->completed != d->order) return false;
         *start = max64(e->max_end, d->t_issue);
@@ -193,7 +214,7 @@ static bool can_start(SimRun *s, Engine *e, int p, int64_t *start) {
         const SimFlag *f = &s->flags[d->inst->src_pipe][d->inst->dst_pipe][d->event];
         if (!f->set) return false;
         t0 = max64(t0, f->time);
-    }
+    } else if (is_xcore(d->inst) && !sim_xcore_can_start(s, d, &t0)) return false;
     *start = t0;
     return true;
 }
@@ -202,16 +223,17 @@ static void do_set(SimRun *s, const SimDyn *d, int64_t end) {
     const MirInst *i = d->inst;
     SimFlag *f = &s->flags[i->src_pipe][i->dst_pipe][d->event];
     if (f->set) {
-        sim_add_msg(s, false, "sync: set_flag(%s, %s, EVENT_ID%d) at line %d on a flag that is already set "
-                    "(by line %d, not yet waited for)", mir_pipe_name(i->src_pipe), mir_pipe_name(i->dst_pipe),
-                    d->event, i->loc.line, f->setter ? f->setter->loc.line : 0);
+        sim_add_msg(s, false, "sync: %sset_flag(%s, %s, EVENT_ID%d) at line %d on a flag that is already set "
+                    "(by line %d, not yet waited for)", sim_kernel_tag(s), mir_pipe_name(i->src_pipe),
+                    mir_pipe_name(i->dst_pipe), d->event, i->loc.line, f->setter ? f->setter->loc.line : 0);
         return;
     }
     f->set = true;
     f->time = end;
     f->setter = i;
-    for (int q = 0; q < PIPE_COUNT; q++) f->vc[q] = s->known[i->src_pipe][q];
-    if (f->vc[i->src_pipe] < d->seq - 1) f->vc[i->src_pipe] = d->seq - 1;
+    memcpy(f->vc, s->known[i->src_pipe], sizeof f->vc);
+    int32_t *own = &f->vc[s->ci * PIPE_COUNT + i->src_pipe];
+    if (*own < d->seq - 1) *own = d->seq - 1;
 }
 
 static void do_wait(SimRun *s, const SimDyn *d, bool forced) {
@@ -219,32 +241,47 @@ static void do_wait(SimRun *s, const SimDyn *d, bool forced) {
     if (forced) return;
     SimFlag *f = &s->flags[i->src_pipe][i->dst_pipe][d->event];
     f->set = false;
-    for (int q = 0; q < PIPE_COUNT; q++)
+    for (int q = 0; q < SIM_VC; q++)
         if (s->known[i->dst_pipe][q] < f->vc[q]) s->known[i->dst_pipe][q] = f->vc[q];
 }
 
+/* pipe_barrier(p) orders p after itself; PIPE_ALL orders every pipe after everything issued before
+ * it, including what those instructions knew of the other cores. */
 static void do_barrier(SimRun *s, const SimDyn *d, int p) {
+    int self = s->ci * PIPE_COUNT;
     if (p != PIPE_ALL) {
-        if (s->known[p][p] < d->seq - 1) s->known[p][p] = d->seq - 1;
+        if (s->known[p][self + p] < d->seq - 1) s->known[p][self + p] = d->seq - 1;
         return;
     }
+    int32_t all[SIM_VC];
+    memcpy(all, s->known[0], sizeof all);
+    for (int a = 1; a < PIPE_COUNT; a++)
+        for (int q = 0; q < SIM_VC; q++)
+            if (all[q] < s->known[a][q]) all[q] = s->known[a][q];
     const int32_t *snap = &s->snaps.data[d->snap];
-    for (int a = 0; a < PIPE_COUNT; a++)
-        for (int q = 0; q < PIPE_COUNT; q++)
-            if (s->known[a][q] < snap[q]) s->known[a][q] = snap[q];
+    for (int q = 0; q < PIPE_COUNT; q++)
+        if (all[self + q] < snap[q]) all[self + q] = snap[q];
+    for (int a = 0; a < PIPE_COUNT; a++) memcpy(s->known[a], all, sizeof all);
 }
 
-static bool execute(SimRun *s, Engine *e, int p, int64_t start, bool forced) {
-    SimDyn *d = head_of(s, e, p);
+static bool execute(SimRun *s, int p, int64_t start, bool forced) {
+    Engine *e = &s->eng;
+    SimDyn *d = head_of(s, p);
     const MirInst *i = d->inst;
     int64_t dur = sim_inst_cycles(s->t, s->k, i), end = start + dur;
     switch (i->op) {
     case MI_SET_FLAG: do_set(s, d, end); break;
     case MI_WAIT_FLAG: do_wait(s, d, forced); break;
     case MI_BARRIER: do_barrier(s, d, p); break;
+    case MI_TPUSH: case MI_TPOP: case MI_TFREE:
+        if (!sim_xcore_exec(s, d, end, forced)) return false;   /* joins clocks, checks races, moves data */
+        break;
     default:
+        sim_ring_rebase(s, d, 1);
         if (s->o->race_check) sim_race_access(s, d);
-        if (!sim_exec(s, d)) return false;
+        bool ok = sim_exec(s, d);
+        sim_ring_rebase(s, d, -1);
+        if (!ok) return false;
     }
     e->pipe_free[p] = end;
     e->max_end = max64(e->max_end, end);
@@ -257,39 +294,72 @@ static bool execute(SimRun *s, Engine *e, int p, int64_t start, bool forced) {
     return true;
 }
 
-/* Nothing can start: report every blocked wait and release the earliest-issued one. */
-static bool break_deadlock(SimRun *s, Engine *e) {
-    StrBuf sb = {0};
-    int best = -1;
-    for (int p = 0; p < PIPE_COUNT; p++) {
-        SimDyn *d = head_of(s, e, p);
-        if (!d || d->inst->op != MI_WAIT_FLAG || behind_all_barrier(s, e, p, d)) continue;
-        const MirInst *i = d->inst;
-        sb_printf(&sb, "%swait_flag(%s, %s, EVENT_ID%d) at line %d can never be satisfied", sb.len ? "; " : "",
-                  mir_pipe_name(i->src_pipe), mir_pipe_name(i->dst_pipe), d->event, i->loc.line);
-        if (best < 0 || d->order < head_of(s, e, best)->order) best = p;
-    }
-    PTOC_ASSERT(best >= 0, "pipe engine stuck without a blocked wait");
-    sim_add_msg(s, false, "sync: deadlock: %s", sb_cstr(&sb));
-    sb_free(&sb);
-    SimDyn *d = head_of(s, e, best);
-    int64_t start = max64(max64(e->pipe_free[best], d->t_issue), e->allbar_end);
-    return execute(s, e, best, start, true);
+/* Is the head of p blocked by a wait, a push or a pop (not by a barrier)? */
+static bool blocked_head(SimRun *s, int p, SimDyn **out) {
+    SimDyn *d = head_of(s, p);
+    if (!d || behind_all_barrier(s, p, d)) return false;
+    if (d->inst->op != MI_WAIT_FLAG && !is_xcore(d->inst)) return false;
+    *out = d;
+    return true;
 }
 
-/* One step: starts the pipe head that can start earliest (ties: issue order), or breaks a deadlock. */
-static bool step(SimRun *s, Engine *e) {
+/* Nothing can start: report every blocked wait / push / pop (one message per kernel) and release the
+ * earliest-issued one (issue time, then group index). In an early run (a scalar read of a group
+ * member during the walks) with members not walked yet, the missing instructions may be theirs: a
+ * hard error. */
+static bool break_deadlock(SimGroup *g) {
+    SimRun *bs = NULL;
+    int best = -1;
+    for (int c = 0; c < g->n; c++) {
+        SimRun *s = g->runs[c];
+        StrBuf sb = {0};
+        for (int p = 0; p < PIPE_COUNT; p++) {
+            SimDyn *d;
+            if (!blocked_head(s, p, &d)) continue;
+            const MirInst *i = d->inst;
+            if (sb.len) sb_puts(&sb, "; ");
+            if (i->op == MI_WAIT_FLAG)
+                sb_printf(&sb, "wait_flag(%s, %s, EVENT_ID%d) at line %d can never be satisfied", mir_pipe_name(i->src_pipe),
+                          mir_pipe_name(i->dst_pipe), d->event, i->loc.line);
+            else sim_xcore_blocked(s, d, &sb);
+            if (!bs || d->t_issue < head_of(bs, best)->t_issue) { bs = s; best = p; }
+        }
+        if (sb.len) sim_add_msg(s, false, "sync: deadlock: %s%s", sim_kernel_tag(s), sb_cstr(&sb));
+        sb_free(&sb);
+    }
+    PTOC_ASSERT(bs, "pipe engine stuck without a blocked wait");
+    if (g->walking >= 0 && g->walking + 1 < g->n) {
+        const SimDyn *d = head_of(bs, best);
+        return sim_hard_error(bs, d->inst, "%s: a scalar read of kernel %s needs the cores to run ahead while kernel %s has "
+                              "not been walked yet (the value depends on its pushes or frees; not supported)",
+                              mir_op_name(d->inst->op), g->runs[g->walking]->k->name, g->runs[g->walking + 1]->k->name);
+    }
+    Engine *e = &bs->eng;
+    SimDyn *d = head_of(bs, best);
+    int64_t start = max64(max64(e->pipe_free[best], d->t_issue), e->allbar_end);
+    return execute(bs, best, start, true);
+}
+
+/* One step: starts the pipe head that can start earliest over every core (ties: group index, then
+ * issue order), or breaks a deadlock. */
+static bool step(SimGroup *g) {
+    SimRun *bs = NULL;
     int best = -1;
     int64_t best_start = 0;
-    for (int p = 0; p < PIPE_COUNT; p++) {
-        int64_t st;
-        if (!can_start(s, e, p, &st)) continue;
-        if (best < 0 || st < best_start || (st == best_start && head_of(s, e, p)->order < head_of(s, e, best)->order)) {
-            best = p;
-            best_start = st;
+    for (int c = 0; c < g->n; c++) {
+        SimRun *s = g->runs[c];
+        if (s->eng.completed == s->dyn.len) continue;
+        for (int p = 0; p < PIPE_COUNT; p++) {
+            int64_t st;
+            if (!can_start(s, p, &st)) continue;
+            if (!bs || st < best_start || (st == best_start && s == bs && head_of(s, p)->order < head_of(bs, best)->order)) {
+                bs = s;
+                best = p;
+                best_start = st;
+            }
         }
     }
-    return best >= 0 ? execute(s, e, best, best_start, false) : break_deadlock(s, e);
+    return bs ? execute(bs, best, best_start, false) : break_deadlock(g);
 }
 
 bool sim_run_pipes_until(SimRun *s, int32_t order) {
@@ -297,14 +367,17 @@ bool sim_run_pipes_until(SimRun *s, int32_t order) {
     int p = d->pipe;
     int32_t seq = d->seq;
     while (s->eng.head[p] < seq)           /* the head index passes an instruction when it executes */
-        if (!step(s, &s->eng)) return false;
+        if (!step(s->g)) return false;
     return true;
 }
 
-bool sim_run_pipes(SimRun *s) {
-    Engine *e = &s->eng;
-    while (e->completed < s->dyn.len)
-        if (!step(s, e)) return false;
-    s->r->cycles = e->max_end;
+bool sim_run_pipes(SimGroup *g) {
+    for (;;) {
+        bool left = false;
+        for (int c = 0; c < g->n && !left; c++) left = g->runs[c]->eng.completed < g->runs[c]->dyn.len;
+        if (!left) break;
+        if (!step(g)) return false;
+    }
+    for (int c = 0; c < g->n; c++) g->runs[c]->r->cycles = g->runs[c]->eng.max_end;
     return true;
 }

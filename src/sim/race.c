@@ -1,13 +1,16 @@
 /* sim/race — the happens-before race detector (vector clocks over pipes, shadow memory).
  *
- * Requires: SimRun.known[P][Q] maintained by the pipe engine: the highest sequence number of pipe Q
- * known to have completed before P's next instruction starts (set_flag snapshots, wait_flag joins,
- * pipe_barrier(P) orders P after itself, PIPE_ALL orders everything before it).
+ * Requires: SimRun.known[P][c·PIPE_COUNT + Q] maintained by the pipe engine: the highest sequence
+ * number of pipe Q of group core c known to have completed before P's next instruction starts
+ * (set_flag snapshots, wait_flag joins, pipe_barrier(P) orders P after itself, PIPE_ALL orders
+ * everything before it; across cores a pop joins its push's knowledge and a push the knowledge of the
+ * tfree that released its slot, xcore.c).
  * Produces: one message per (static instruction pair, kind) in SimResult.races (capped).
  * Does: each 32-byte granule of each space (GM: per parameter, exact row windows for tload/tstore)
  * keeps its last writer and its last reader per pipe. An access conflicts with an earlier one that
  * is not ordered before it: RAW, WAR, WAW, and two reads of Acc from different pipes. Cross-pipe
- * conflicts are data races; same-pipe ones are hazards without a pipe_barrier. */
+ * conflicts are data races; same-pipe ones are hazards without a pipe_barrier. A group's cores share
+ * one GM shadow keyed by data pointer; ring buffer accesses cover the instruction's slot only. */
 #include "sim/sim_int.h"
 
 #include <stdlib.h>
@@ -25,7 +28,7 @@ static const int8_t slot_of[PIPE_COUNT] = {
 };
 
 /* Shadow memory lives in the core and is reset over the granules the previous run dirtied. GM
- * shadow: every tensor parameter's granules, concatenated. */
+ * shadow of a single run: every tensor parameter's granules, concatenated (in the core). */
 void sim_race_init(SimRun *s) {
     SimCore *c = s->c;
     for (int m = 0; m < MS_COUNT; m++) {
@@ -35,18 +38,64 @@ void sim_race_init(SimRun *s) {
         c->dirty_hi[m] = 0;
     }
     s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
+    s->gm_len = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
+    if (s->g->n > 1) return;                     /* the group's shared shadow: sim_race_group_init */
     int64_t total = 0;
     for (int p = 0; p < s->k->nparams; p++) {
         const MirParam *q = &s->k->params[p];
         int64_t elems = 1;
         for (int d = 0; d < q->rank; d++) elems *= q->shape[d];
         s->gm_base[p] = total;
-        total += q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
+        s->gm_len[p] = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
+        total += s->gm_len[p];
     }
-    s->gm_base[s->k->nparams] = total;
     PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
     vec_reserve(&c->gm_shadow, (int)total + 1);
     memset(c->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
+    s->gm_sh = c->gm_shadow.data;
+}
+
+/* A group's GM shadow is one array for all its kernels, one region per distinct data pointer (the
+ * AIC's and the AIV's parameters aliasing one tensor share it), sized by the largest parameter on it;
+ * a parameter without data gets a region of its own. */
+void sim_race_group_init(SimGroup *g) {
+    const void *ptrs[SIM_GROUP_MAX * 64];
+    int64_t base[SIM_GROUP_MAX * 64], len[SIM_GROUP_MAX * 64];
+    int nreg = 0;
+    int64_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {       /* pass 0: region sizes; pass 1: bases and the params' views */
+        for (int j = 0; j < g->n; j++) {
+            SimRun *s = g->runs[j];
+            for (int p = 0; p < s->k->nparams; p++) {
+                const MirParam *q = &s->k->params[p];
+                int64_t elems = 1;
+                for (int d = 0; d < q->rank; d++) elems *= q->shape[d];
+                int64_t n = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
+                const void *ptr = s->gm && q->is_tensor ? s->gm[p] : NULL;
+                int r = -1;
+                for (int x = 0; x < nreg && ptr && r < 0; x++) r = ptrs[x] == ptr ? x : -1;
+                if (pass == 0) {
+                    if (!ptr) continue;
+                    if (r < 0 && nreg < (int)(sizeof ptrs / sizeof ptrs[0])) { r = nreg++; ptrs[r] = ptr; len[r] = 0; }
+                    if (r >= 0 && n > len[r]) len[r] = n;
+                    continue;
+                }
+                if (!ptr) {                      /* no data: a region of its own at the end */
+                    s->gm_base[p] = total; s->gm_len[p] = n; total += n;
+                    continue;
+                }
+                PTOC_ASSERT(r >= 0, "GM shadow: too many distinct parameters in a group");
+                s->gm_base[p] = base[r];
+                s->gm_len[p] = n;
+            }
+        }
+        if (pass == 0)
+            for (int x = 0; x < nreg; x++) { base[x] = total; total += len[x]; }
+    }
+    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
+    vec_reserve(&g->gm_shadow, (int)total + 1);
+    memset(g->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
+    for (int j = 0; j < g->n; j++) g->runs[j]->gm_sh = g->gm_shadow.data;
 }
 
 void sim_race_free(SimRun *s) { vec_free(&s->reported); }
@@ -55,8 +104,8 @@ void sim_race_free(SimRun *s) { vec_free(&s->reported); }
 static SimShadow *shadow_for(SimRun *s, const MirAccess *a, int64_t *n) {
     SimCore *c = s->c;
     if (a->space == MS_DDR) {
-        *n = s->gm_base[a->param + 1] - s->gm_base[a->param];
-        return c->gm_shadow.data + s->gm_base[a->param];
+        *n = s->gm_len[a->param];
+        return s->gm_sh + s->gm_base[a->param];
     }
     *n = c->size[a->space] / SIM_GRANULE + 1;
     if (!c->shadow[a->space]) {
@@ -78,12 +127,27 @@ static const char *operand_name(const Kernel *k, const MirInst *i, const MirAcce
     return "?";
 }
 
-/* Reports a conflict between d and an earlier-executed access e. The message reads in program
- * order: when e was issued after d (it ran early because nothing held it back), the roles are
- * swapped, so removing a RAW flag reports RAW either way. */
-static void report(SimRun *s, int kind, const SimDyn *e, const SimDyn *d, const MirAccess *a) {
+/* A shadow id's run and dynamic instruction. */
+static SimRun *run_of(const SimRun *s, int32_t id) { return s->g->runs[id >> SIM_ID_BITS]; }
+static const SimDyn *dyn_of(const SimRun *s, int32_t id) {
+    return &run_of(s, id)->dyn.data[(id & ((1 << SIM_ID_BITS) - 1)) - 1];
+}
+
+/* The note a race involving a tfree gets: the slot is the producer's again. */
+static void tfree_note(const SimDyn *x, const SimDyn *y, StrBuf *sb) {
+    const SimDyn *f = x->inst->op == MI_TFREE ? x : y->inst->op == MI_TFREE ? y : NULL;
+    if (f) sb_printf(sb, "; the ring slot was released by tfree at line %d: use after free, the producer may overwrite it",
+                     f->inst->loc.line);
+}
+
+/* Reports a conflict between d (of run s) and an earlier-executed access e (of run er). The message
+ * reads in program order: when e was issued after d on the same core (it ran early because nothing
+ * held it back), the roles are swapped, so removing a RAW flag reports RAW either way. A conflict
+ * between two cores names both kernels. */
+static void report(SimRun *s, int kind, SimRun *er, const SimDyn *e, const SimDyn *d, const MirAccess *a) {
     const SimDyn *late = d, *early = e;
-    if (e->order > d->order) {
+    const Kernel *lk = s->k, *ek = er->k;
+    if (er == s && e->order > d->order) {
         late = e; early = d;
         kind = kind == K_RAW ? K_WAR : kind == K_WAR ? K_RAW : kind;
     }
@@ -95,42 +159,53 @@ static void report(SimRun *s, int kind, const SimDyn *e, const SimDyn *d, const 
     static const char *verbs[] = { "reads what", "overwrites what", "overwrites what", "reads Acc concurrently with what" };
     static const char *tails[] = { "wrote", "reads", "wrote", "reads" };
     const char *where = a->space == MS_DDR ? "GM" : memspace_name(a->space);
-    sim_add_msg(s, true, "race: %s on %s [%lld, %lld): %s (%s, line %d) %s %s (%s, line %d) %s, %s (buffers %s / %s)",
+    StrBuf lt = {0}, et = {0}, note = {0};
+    if (er != s) { sb_printf(&lt, ", kernel %s", lk->name); sb_printf(&et, ", kernel %s", ek->name); }
+    tfree_note(late, early, &note);
+    /* a GM access names its parameter in its own kernel (the two kernels' parameters may alias) */
+    const char *ln = operand_name(late == d ? lk : ek, late->inst, a), *en = a->space == MS_DDR && er != s
+        ? ek->params[early->inst->param >= 0 ? early->inst->param : a->param].name : operand_name(early == e ? ek : lk, early->inst, a);
+    sim_add_msg(s, true, "race: %s on %s [%lld, %lld): %s (%s, line %d%s) %s %s (%s, line %d%s) %s, %s (buffers %s / %s)%s",
                 kind_names[kind], where, (long long)a->lo, (long long)a->hi, op_name(late->inst),
-                mir_pipe_name((Pipe)late->pipe), late->inst->loc.line, verbs[kind], op_name(early->inst),
-                mir_pipe_name((Pipe)early->pipe), early->inst->loc.line, tails[kind],
-                late->pipe == early->pipe ? "same-pipe hazard without pipe_barrier" : "not ordered by a flag chain",
-                operand_name(s->k, late->inst, a), operand_name(s->k, early->inst, a));
+                mir_pipe_name((Pipe)late->pipe), late->inst->loc.line, sb_cstr(&lt), verbs[kind], op_name(early->inst),
+                mir_pipe_name((Pipe)early->pipe), early->inst->loc.line, sb_cstr(&et), tails[kind],
+                er != s ? "not ordered through a cross-core channel"
+                : late->pipe == early->pipe ? "same-pipe hazard without pipe_barrier" : "not ordered by a flag chain",
+                ln, en, sb_cstr(&note));
+    sb_free(&lt); sb_free(&et); sb_free(&note);
 }
 
-/* e happened before d: by the flags and barriers seen so far, or because the hardware orders their
- * pipe by itself (a5 orders the V pipe: targets.md, no pipe_barrier(PIPE_V) there). */
-static bool ordered(const SimRun *s, const SimDyn *e, const SimDyn *d) {
-    if (s->known[d->pipe][e->pipe] >= e->seq) return true;
-    return e->pipe == d->pipe && d->pipe == PIPE_V && s->t->id == TGT_A5;
+/* e (of run er) happened before d: by the flags, barriers and channel transfers seen so far, or
+ * because the hardware orders their pipe by itself (a5 orders the V pipe: targets.md, no
+ * pipe_barrier(PIPE_V) there). */
+static bool ordered(const SimRun *s, const SimRun *er, const SimDyn *e, const SimDyn *d) {
+    if (s->known[d->pipe][er->ci * PIPE_COUNT + e->pipe] >= e->seq) return true;
+    return er == s && e->pipe == d->pipe && d->pipe == PIPE_V && s->t->id == TGT_A5;
 }
 
 /* The checks of one access against one granule's state. */
 static void check(SimRun *s, const SimDyn *d, int32_t self, const SimShadow *x, bool write, bool acc_read,
                   const MirAccess *a) {
     if (x->w && x->w != self) {
-        const SimDyn *e = &s->dyn.data[x->w - 1];
-        if (!ordered(s, e, d)) report(s, write ? K_WAW : K_RAW, e, d, a);
+        SimRun *er = run_of(s, x->w);
+        const SimDyn *e = dyn_of(s, x->w);
+        if (!ordered(s, er, e, d)) report(s, write ? K_WAW : K_RAW, er, e, d, a);
     }
     if (!write && !acc_read) return;
     for (int q = 0; q < SIM_SLOTS; q++) {
         if (!x->r[q] || x->r[q] == self) continue;
-        const SimDyn *e = &s->dyn.data[x->r[q] - 1];
-        if (ordered(s, e, d)) continue;
-        if (write) report(s, K_WAR, e, d, a);
-        else if (e->pipe != d->pipe) report(s, K_RAR, e, d, a);
+        SimRun *er = run_of(s, x->r[q]);
+        const SimDyn *e = dyn_of(s, x->r[q]);
+        if (ordered(s, er, e, d)) continue;
+        if (write) report(s, K_WAR, er, e, d, a);
+        else if (e->pipe != d->pipe || er != s) report(s, K_RAR, er, e, d, a);
     }
 }
 
 /* Check and record one access of d to granules [g0, g1] of sh. Runs of granules in identical
  * states are checked once. */
 static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t g1, bool write, const MirAccess *a) {
-    int32_t self = (int32_t)(d - s->dyn.data) + 1;
+    int32_t self = ((int32_t)s->ci << SIM_ID_BITS) | ((int32_t)(d - s->dyn.data) + 1);
     int slot = slot_of[d->pipe];
     bool acc_read = !write && a->space == MS_ACC;
     SimShadow last;
@@ -195,10 +270,28 @@ static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool wr
     touch(s, d, sh, g0, g1, write, a);
 }
 
+void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) { touch_access(s, d, a, write); }
+
+/* mir_inst_access gives a ring buffer operand every slot; the instruction touches only its own. */
+static void ring_interval(const SimRun *s, const SimDyn *d, MirAccess *a) {
+    const MirInst *i = d->inst;
+    int ids[4] = { i->dst, i->src0, i->src1, i->src2 };
+    for (int j = 0; j < 4; j++) {
+        if (ids[j] < 0 || a->space == MS_DDR) continue;
+        const MirBuf *b = &s->k->bufs[ids[j]];
+        if (b->ring_slots < 2 || b->space != a->space || a->lo != b->addr || a->hi != b->addr + b->bytes * b->ring_slots) continue;
+        a->lo = b->addr + d->slot[j] * b->bytes;
+        a->hi = a->lo + b->bytes;
+        return;
+    }
+}
+
 void sim_race_access(SimRun *s, const SimDyn *d) {
     MirAccess rd[4], wr[4];
     int nr, nw;
     if (!mir_inst_access(s->k, d->inst, rd, &nr, wr, &nw)) return;
+    for (int j = 0; j < nr; j++) ring_interval(s, d, &rd[j]);
+    for (int j = 0; j < nw; j++) ring_interval(s, d, &wr[j]);
     for (int j = 0; j < nr; j++) touch_access(s, d, &rd[j], false);
     for (int j = 0; j < nw; j++) touch_access(s, d, &wr[j], true);
 }

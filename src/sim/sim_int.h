@@ -13,9 +13,13 @@
 #define SIM_SCALAR_UB_CYCLES 20  /* tgetval / tsetval: one UB element through the scalar unit (ptoc's model) */
 #define SIM_MAX_DYN 50000000     /* dynamic instruction limit (a runaway loop is a hard error) */
 #define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
+#define SIM_GROUP_MAX 3          /* cores of one cluster run together: the AIC and two AIV lanes */
+#define SIM_VC (SIM_GROUP_MAX * PIPE_COUNT)   /* vector clock width: one entry per (core, pipe) */
+#define SIM_ID_BITS 26           /* shadow ids: (core << SIM_ID_BITS) | (dynamic index + 1); SIM_MAX_DYN < 2^26 */
 
 /* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into
- * the run's dynamic instruction array (0 = none). */
+ * the run's dynamic instruction array, tagged with the core's index in its group above SIM_ID_BITS
+ * (core 0: the plain 1-based index; 0 = none). */
 typedef struct SimShadow {
     int32_t w;
     int32_t r[SIM_SLOTS];
@@ -77,6 +81,7 @@ typedef struct SimDyn {
     int16_t event;               /* resolved event id */
     int32_t snap;                /* PIPE_ALL barrier: index of its per-pipe seq snapshot */
     MirNum sc;                   /* MI_VOP with inst->scalar: the scalar operand's value at issue */
+    int16_t slot[4];             /* ring slot used by operand dst, src0, src1, src2 (ring buffers; else 0) */
 } SimDyn;
 
 /* The scalar operand of a vector instruction as an element of type t stores it (spec/ops.md §4.2):
@@ -93,7 +98,7 @@ typedef struct SimFlag {
     bool set;
     int64_t time;                /* when it became set */
     const MirInst *setter;
-    int32_t vc[PIPE_COUNT];      /* setter's knowledge (race detector) */
+    int32_t vc[SIM_VC];          /* setter's knowledge (race detector) */
 } SimFlag;
 
 typedef struct SimRace {         /* one reported (static pair, kind) */
@@ -108,7 +113,11 @@ typedef struct SimEngine {
     int64_t allbar_end, max_end, completed;
 } SimEngine;
 
+typedef struct SimGroup SimGroup;
+
 typedef struct SimRun {
+    SimGroup *g;                 /* the group it runs in (sim_run: a group of one) */
+    int ci;                      /* its index in the group: vector clock entries [ci·PIPE_COUNT, +PIPE_COUNT) */
     SimCore *c;
     const Kernel *k;
     const Target *t;
@@ -127,14 +136,58 @@ typedef struct SimRun {
     int64_t stall;               /* cycles the scalar unit waited for element reads so far */
     SimEngine eng;
     SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
-    /* race detector */
-    int32_t known[PIPE_COUNT][PIPE_COUNT];
-    int64_t *gm_base;            /* per param: first granule in SimCore.gm_shadow */
+    /* cross-core channels, during the walk */
+    int32_t *ring_npop;          /* per buffer: TPOPs into it issued so far */
+    int16_t *ring_cur;           /* per buffer: slot of the latest TPOP into it */
+    VEC(int32_t) pend[2];        /* per MirXDir: (buffer << 16 | slot) of pops issued and not yet freed, FIFO */
+    int32_t pend_head[2];
+    /* race detector: known[P][c·PIPE_COUNT + Q] = highest seq of pipe Q of group core c known to have
+     * completed before P's next instruction starts */
+    int32_t known[PIPE_COUNT][SIM_VC];
+    SimShadow *gm_sh;            /* GM shadow (the core's, or the group's shared one) */
+    int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     VEC(SimRace) reported;
     bool failed;                 /* a hard error happened */
 } SimRun;
 
-/* core.c */
+/* One cross-core channel (mir.h, MirXDir) of a group: every entry pushed (index = push number), how
+ * many were popped, and every slot release (index = free number). Push n takes the slot released by
+ * free n - slot_num (n >= slot_num); pop m takes entry m. */
+typedef struct SimXEntry {
+    uint8_t *data;               /* rows x cols elements of dt, logical row-major (NULL: fence or phantom) */
+    int64_t rows, cols;
+    DType dt;
+    bool sync_only, phantom;     /* phantom: made by a forced pop of the deadlock recovery */
+    int64_t ready;               /* when a pop may take it: push end + cross-core flag latency */
+    int producer, consumer;      /* group indices of the pushing and (once popped) the popping run */
+    const MirInst *push, *pop;   /* the instructions (pop: once popped) */
+    int32_t vc[SIM_VC];          /* the producer's knowledge at the push (race detector) */
+} SimXEntry;
+typedef struct SimXFree { int64_t time; int32_t vc[SIM_VC]; } SimXFree;
+typedef struct SimChan {
+    VEC(SimXEntry) ent;
+    int32_t npop;
+    VEC(SimXFree) fr;
+    int slot_num;                /* 0 until an instruction names the channel */
+} SimChan;
+
+struct SimGroup {
+    int n;
+    SimRun *runs[SIM_GROUP_MAX];
+    int walking;                 /* index of the run being walked; later ones are not walked yet */
+    SimChan ch[2][2];            /* [MirXDir][lane] */
+    int aiv_of_lane[2];          /* group index of the AIV kernel of each lane, -1 when none */
+    int aic;                     /* group index of the AIC kernel, -1 when none */
+    VEC(SimShadow) gm_shadow;    /* groups of more than one: GM shadow shared by all, keyed by data pointer */
+};
+
+/* core.c: one run of a group — sim_run_prepare (views, variables, shadow; before any walk of the
+ * group), sim_run_walk (the scalar walk), sim_run_report (tokens left set, cube_util),
+ * sim_run_cleanup */
+bool sim_run_prepare(SimRun *s);
+bool sim_run_walk(SimRun *s);
+void sim_run_report(SimRun *s);
+void sim_run_cleanup(SimRun *s);
 bool sim_hard_error(SimRun *s, const MirInst *i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void sim_add_msg(SimRun *s, bool race, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* layout.c */
@@ -195,7 +248,7 @@ bool sim_exec_vop_arg(SimRun *s, const SimDyn *d);
 /* mad.c */
 bool sim_exec_matmul(SimRun *s, const SimDyn *d);
 /* pipes.c */
-bool sim_run_pipes(SimRun *s);
+bool sim_run_pipes(SimGroup *g);
 /* Runs the engine until the issued instruction dyn[order] has executed (a scalar read whose value the
  * walk needs); false on a hard error. */
 bool sim_run_pipes_until(SimRun *s, int32_t order);
@@ -203,9 +256,28 @@ bool sim_run_pipes_until(SimRun *s, int32_t order);
  * into the element offset d->off0 (hard error outside the parameter). */
 bool sim_scalar_issue(SimRun *s, const MirInst *i, SimDyn *d);
 bool sim_exec_scalar(SimRun *s, const SimDyn *d);
+/* xcore.c: the cross-core channels. sim_xcore_issue checks a tpush / tpop / tfree at issue and
+ * resolves its ring slots; sim_xcore_can_start tells whether the head d can start (its slot is free /
+ * its entry is there) and raises *t0 to when; sim_xcore_exec runs it at [start, end) (forced: the
+ * deadlock recovery releases it); sim_xcore_blocked describes why d waits; sim_xcore_finish reports
+ * what is left in the channels at the end; sim_ring_slots fills d->slot for a ring operand. */
+bool sim_xcore_issue(SimRun *s, const MirInst *i, SimDyn *d);
+void sim_ring_slots(SimRun *s, SimDyn *d);
+bool sim_xcore_can_start(SimRun *s, const SimDyn *d, int64_t *t0);
+bool sim_xcore_exec(SimRun *s, const SimDyn *d, int64_t end, bool forced);
+void sim_xcore_blocked(SimRun *s, const SimDyn *d, StrBuf *sb);
+void sim_xcore_finish(SimGroup *g);
+void sim_xcore_free(SimGroup *g);
+/* Points the views of d's ring operands at their slots (undo: sim_ring_rebase(s, d, -1)). */
+void sim_ring_rebase(SimRun *s, const SimDyn *d, int sign);
+/* group.c */
+const char *sim_kernel_tag(const SimRun *s);     /* "kernel K: " in a group of several, else "" */
 /* race.c */
 void sim_race_init(SimRun *s);
+void sim_race_group_init(SimGroup *g);
 void sim_race_free(SimRun *s);
 void sim_race_access(SimRun *s, const SimDyn *d);
+/* Checks and records one access of d (a tfree's release of its slot, which names no operand). */
+void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write);
 
 #endif

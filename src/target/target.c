@@ -19,6 +19,7 @@ static const Target targets[2] = {
         .bw_gm_to_mat = 78.4, .bw_gm_to_vec = 58.6, .bw_vec_to_gm = 109.4, .bw_mat_to_gm = 18.6,
         .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0,
         .event_ids_per_direction = 8,
+        .xcore_flag_cycles = 50.0, .bw_xcore = 0.0, .xcore_pop_cycles = 0.0,   /* data through GM: no on-chip path */
     },
     [TGT_A5] = {
         .id = TGT_A5, .name = "a5", .pto_arch = "a5",
@@ -35,6 +36,7 @@ static const Target targets[2] = {
         .bw_gm_to_mat = 78.4, .bw_gm_to_vec = 58.6, .bw_vec_to_gm = 109.4, .bw_mat_to_gm = 18.6,
         .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0,
         .event_ids_per_direction = 8,
+        .xcore_flag_cycles = 50.0, .bw_xcore = 128.0, .xcore_pop_cycles = 20.0,
     },
 };
 

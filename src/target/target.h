@@ -32,6 +32,12 @@ typedef struct Target {
     double bw_gm_to_mat, bw_gm_to_vec, bw_vec_to_gm, bw_mat_to_gm, bw_acc_to_mat;
     double dma_fixed_cycles;           /* per GM transfer start-up */
     double dispatch_cycles;            /* runtime per-task pick-up, 0.8 us */
+    /* cross-core (cube <-> vector) channels of a mixed task (docs/sim.md; ptoc's model, no upstream
+     * figure). a2a3 moves the data through a GM ring (push = a store, pop = a load, the constants
+     * above); a5 on chip: a push at bw_xcore bytes / cycle, a pop xcore_pop_cycles. */
+    double xcore_flag_cycles;          /* a push seen by the consumer / a tfree by the producer after this */
+    double bw_xcore;                   /* a5: on-chip cube <-> vector transfer */
+    double xcore_pop_cycles;           /* a5: a pop of data already in the consumer's SRAM */
     int event_ids_per_direction;       /* 8 */
 } Target;
 
