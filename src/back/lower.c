@@ -236,8 +236,8 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
         lower_xcore(l, b, v, c, sp);
         return;
     case OP_TILE_GET_BLOCK_IDX: case OP_TILE_GET_BLOCK_NUM: case OP_TILE_GET_SUBBLOCK_IDX: {
-        /* SPMD queries read a kernel variable the simulator fills per block (SimOptions: "block_idx",
-         * "block_num"; "subblock_idx" stays 0 until the simulator fills it); nothing writes it */
+        /* SPMD queries read a kernel variable the simulator fills per block ("block_idx", "block_num"
+         * from SimOptions, "subblock_idx" from the kernel's AIV lane); nothing writes it */
         if (!v) return;
         const char *name = c->call.op == OP_TILE_GET_BLOCK_IDX ? "block_idx"
                          : c->call.op == OP_TILE_GET_BLOCK_NUM ? "block_num" : "subblock_idx";
