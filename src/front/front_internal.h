@@ -173,6 +173,8 @@ Expr *front_parse_expr(Parser *p);
 bool front_parse_attr_value(Parser *p, AttrVal *out);
 /* parse_optim.c: `optimizations=[pl.split(...), pl.cross_core_slot(...)]` of a pl.at scope s */
 bool front_parse_optimizations(Parser *p, Stmt *s);
+/* parse_optim.c: `for lane in pl.split_aiv(2[, mode=pl.SplitMode.X]):` -> a 2-trip loop with attr split_aiv */
+bool front_parse_split_aiv_for(Parser *p, StmtList *body, Span sp, const char *lane, Span lane_span, Span ksp);
 bool front_parse_attr_dict(Parser *p, AttrList *out);                      /* at '{' */
 /* Parses a dotted name starting at 'pl' (or any name): "pl.tile.load"; span covers it. */
 const char *front_parse_dotted(Parser *p, Span *sp);

@@ -566,8 +566,16 @@ static bool parse_for(Parser *p, StmtList *body, Span sp) {
         }
         return front_parse_spmd_for(p, body, sp, h.loop_name, h.loop_span, ksp);
     }
+    if (kind && strcmp(kind, "pl.split_aiv") == 0) {     /* the two vector cores of a cluster (parse_optim.c) */
+        if (!h.loop_name || h.ncarry) {
+            front_error(p, ksp, "for ... in pl.split_aiv(2) takes one loop variable (the vector core, 0 or 1) and no loop-carried values");
+            return false;
+        }
+        return front_parse_split_aiv_for(p, body, sp, h.loop_name, h.loop_span, ksp);
+    }
     if (k < 0 || !h.loop_name) {
-        front_error(p, ksp, "expected pl.range(...), pl.parallel(...), pl.unroll(...), pl.pipeline(..., stage=F) or pl.spmd(N) after 'in'");
+        front_error(p, ksp, "expected pl.range(...), pl.parallel(...), pl.unroll(...), pl.pipeline(..., stage=F), pl.spmd(N) or "
+                    "pl.split_aiv(2) after 'in'");
         return false;
     }
     LoopArgs a = { 0 };

@@ -105,10 +105,15 @@ static bool exec_for(InterpCtx *c, InterpFrame *f, const Stmt *s) {
     if (step == 0) return interp_fail(c, s->span, "loop step is zero");
     if (!s->for_.loop_var) return interp_fail(c, s->span, "internal: loop without a loop variable");
     if (!bind_iter_inits(c, f, &s->for_.iter_args, &s->for_.return_vars, s->span)) return false;
+    bool lanes = ir_attr_get(&s->for_.attrs, "split_aiv") != NULL;   /* pl.split_aiv: the loop variable is the lane */
+    int64_t saved_lane = c->subblock_idx;
     for (int64_t i = start; step > 0 ? i < stop : i > stop;) {
         interp_env_put(&f->env, s->for_.loop_var, interp_int(i));
         frame_clear_yield(f);
-        if (!exec_stmts(c, f, &s->for_.body)) return false;
+        if (lanes) c->subblock_idx = i;
+        bool ok = exec_stmts(c, f, &s->for_.body);
+        c->subblock_idx = saved_lane;
+        if (!ok) return false;
         if (f->returned) return true;
         if (!bind_yield(c, f, &s->for_.iter_args, s->span, "a loop body with iter_args")) return false;
         if (step > 0 ? i > INT64_MAX - step : i < INT64_MIN - step) break;

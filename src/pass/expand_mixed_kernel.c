@@ -175,11 +175,105 @@ static void group_body(PassCtx *ctx, Function *f, Function **members, int n) {
     ir_func_set_type(f, FT_GROUP);
 }
 
+/* ---- pl.split_aiv: the body is one vector core's work ---- */
+static bool is_split_aiv(const Stmt *s) { return s->kind == ST_FOR && ir_attr_get(&s->for_.attrs, "split_aiv"); }
+
+typedef struct { bool found, crossing, nested, cube; Span at; } Lanes;
+static void lanes_scan(Lanes *ln, StmtList *l, bool inside) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        Expr *call = pass_stmt_call(s);
+        if (call && emk_boundary(call) != XB_NONE && !ln->crossing) ln->crossing = true, ln->at = s->span;
+        if (inside && call && emk_call_aff(call) == AFF_CUBE && !ln->cube) ln->cube = true, ln->at = s->span;
+        bool here = is_split_aiv(s);
+        if (here && inside && !ln->nested) ln->nested = true, ln->at = s->span;
+        if (here) ln->found = true;
+        if (s->kind == ST_FOR) lanes_scan(ln, &s->for_.body, inside || here);
+        if (s->kind == ST_WHILE) lanes_scan(ln, &s->while_.body, inside);
+        if (s->kind == ST_IF) { lanes_scan(ln, &s->if_.then_body, inside); lanes_scan(ln, &s->if_.else_body, inside); }
+        if (s->kind == ST_SCOPE) lanes_scan(ln, &s->scope.body, inside);
+    }
+}
+
+/* Lane `lane`'s copy: each split_aiv loop becomes its body with the loop variable = lane; on a vector
+ * core a store outside such a loop would run on both cores (an error). The AIC's copy (lane 0) keeps
+ * what is left of the loop once: its fences, each reaching both vector cores. */
+static bool unroll_lane(PassCtx *ctx, StmtList *l, int lane, bool vector) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        Expr *call = pass_stmt_call(s);
+        if (vector && call && call->call.op == OP_TILE_STORE) {
+            diag_error(ctx->diag, s->span, "this store is outside the pl.split_aiv loop of its region, so both vector cores would "
+                       "run it; move it into the loop (each core stores its own part)");
+            return false;
+        }
+        if (is_split_aiv(s)) {
+            VarMap m = {0};
+            ir_varmap_put(&m, s->for_.loop_var, ir_const_int(ctx->ir, lane, DT_INDEX));
+            ir_subst_stmts(ctx->ir, &s->for_.body, &m);
+            ir_varmap_free(&m);
+            StmtList b = s->for_.body;
+            l->len--;
+            memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(l->len - i));
+            for (int j = 0; j < b.len; j++) ir_list_insert(ctx->ir, l, i + j, b.items[j]);
+            i += b.len - 1;
+            continue;
+        }
+        bool ok = true;
+        if (s->kind == ST_FOR) ok = unroll_lane(ctx, &s->for_.body, lane, vector);
+        if (s->kind == ST_WHILE) ok = unroll_lane(ctx, &s->while_.body, lane, vector);
+        if (s->kind == ST_IF) ok = unroll_lane(ctx, &s->if_.then_body, lane, vector) && unroll_lane(ctx, &s->if_.else_body, lane, vector);
+        if (s->kind == ST_SCOPE) ok = unroll_lane(ctx, &s->scope.body, lane, vector);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* A region with pl.split_aiv loops: an AIC kernel for its cube work (if any) and one AIV kernel per
+ * vector core, both under a Group (one cluster). */
+static bool split_lanes(PassCtx *ctx, Program *p, Function *f, const Lanes *ln) {
+    if (ln->crossing || ln->nested || ln->cube) {
+        diag_error(ctx->diag, ln->at, "%s", ln->nested ? "pl.split_aiv loops may not nest"
+                   : ln->cube ? "a pl.split_aiv body is vector work: cube work (matmuls, L1 / L0 tiles) belongs outside it"
+                   : "a region with pl.split_aiv loops may not pass tiles between the cube and the vector cores (write "
+                     "the vector part as a pl.split region instead, or hand the data over through a tensor)");
+        return false;
+    }
+    EmkOpts o = { 1, 2 };                  /* a fence reaches both vector cores */
+    Fences fc = { ctx, {0}, {{0}}, {MS_NONE, MS_NONE, MS_NONE} };
+    pass_aliases_build(ctx, &f->body, &fc.al);
+    fence_list(&fc, &f->body);
+    pass_aliases_free(&fc.al);
+    for (int i = 0; i < 3; i++) vec_free(&fc.stored[i]);
+    Function *members[3];
+    int n = 0;
+    if (list_aff(&f->body) & AFF_CUBE) {
+        members[n] = side_function(ctx, p, f, "aic", FT_AIC);
+        if (!emk_keep_side(ctx, members[n], &members[n]->body, AFF_CUBE, &o)) return false;
+        if (!unroll_lane(ctx, &members[n]->body, 0, false)) return false;
+        n++;
+    }
+    for (int lane = 0; lane < 2; lane++) {
+        members[n] = side_function(ctx, p, f, lane ? "aiv1" : "aiv0", FT_AIV);
+        if (!emk_keep_side(ctx, members[n], &members[n]->body, AFF_VEC, &o)) return false;
+        if (!unroll_lane(ctx, &members[n]->body, lane, true)) return false;
+        ir_attr_set(ctx->ir, &members[n]->attrs, "lane", ir_av_int(lane));
+        n++;
+    }
+    group_body(ctx, f, members, n);
+    return true;
+}
+
 static bool split_function(PassCtx *ctx, Program *p, Function *f) {
     EmkOpts o = { 0, 2 };
     const AttrVal *sp = ir_attr_get(&f->attrs, "split"), *sn = ir_attr_get(&f->attrs, "slot_num");
     if (sp && sp->kind == AV_INT) o.split = (int)sp->i;
     if (sn && sn->kind == AV_INT) o.slot_num = (int)sn->i;
+    /* a split divides the tiles that cross; with only fences crossing there is nothing to divide, and
+     * two vector cores would each do the whole vector work: one vector core then */
+    Lanes xl = { false, false, false, false, SPAN_NONE };
+    lanes_scan(&xl, &f->body, false);
+    if (!xl.crossing) o.split = 0;
     Fences fc = { ctx, {0}, {{0}}, {MS_NONE, MS_NONE, MS_NONE} };
     pass_aliases_build(ctx, &f->body, &fc.al);
     fence_list(&fc, &f->body);
@@ -220,7 +314,10 @@ bool pass_expand_mixed_kernel(Program *p, PassCtx *ctx) {
         Function *f = fs[i];
         if (f->type != FT_INCORE) continue;
         Aff a = list_aff(&f->body);
-        if (a == AFF_BOTH) { if (!split_function(ctx, p, f)) return false; }
+        Lanes ln = { false, false, false, false, SPAN_NONE };
+        lanes_scan(&ln, &f->body, false);
+        if (ln.found) { if (!split_lanes(ctx, p, f, &ln)) return false; }
+        else if (a == AFF_BOTH) { if (!split_function(ctx, p, f)) return false; }
         else ir_func_set_type(f, a == AFF_CUBE ? FT_AIC : FT_AIV);
     }
     return true;

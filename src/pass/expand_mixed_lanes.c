@@ -88,6 +88,11 @@ static const char *unsplittable(Lane *ln, const Expr *call) {
 
 static void lane_call(Lane *ln, Stmt *s, Expr *call) {
     if (!call || call->kind != EX_CALL || call->call.op == OP_NONE) return;
+    if (call->call.op == OP_TILE_GET_SUBBLOCK_IDX) {
+        lane_error(ln, call->span, "the compiler divides the work itself, so the region's code has no lane of its own "
+                   "(pl.tile.get_subblock_idx() belongs in a `for lane in pl.split_aiv(2)` loop)");
+        return;
+    }
     bool touched = false, any_half = false;
     for (int i = 0; i < call->call.nargs; i++) any_half |= is_halved(ln, call->call.args[i]);
     switch (call->call.op) {
