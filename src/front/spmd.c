@@ -18,6 +18,7 @@
 typedef struct SpmdOpts {
     const char *name_hint;
     const AttrVal *deps;
+    Stmt *optim;              /* optimizations=[...]: a scratch scope holding split / slot_num for the region */
     Span sp;                  /* the pl.spmd(...) call */
 } SpmdOpts;
 
@@ -42,6 +43,10 @@ static bool spmd_option(Parser *p, Stmt *s, Tok *key, SpmdOpts *o) {
         if (s->scope.core_num) { front_error(p, key->span, "pl.spmd: core_num given twice"); return false; }
         return (s->scope.core_num = front_parse_expr(p)) != NULL;
     }
+    if (strcmp(key->text, "optimizations") == 0) {       /* pl.split / pl.cross_core_slot of the kernel region */
+        o->optim = ir_scope(p->c, SC_INCORE);
+        return front_parse_optimizations(p, o->optim);
+    }
     AttrVal v;
     if (!front_parse_attr_value(p, &v)) return false;
     if (strcmp(key->text, "name_hint") == 0) {
@@ -59,7 +64,7 @@ static bool spmd_option(Parser *p, Stmt *s, Tok *key, SpmdOpts *o) {
         *d = v;
         o->deps = d;
     } else {
-        front_error(p, key->span, "pl.spmd has no option '%s' that ptoc supports (options: core_num, name_hint, sync_start, deps)", key->text);
+        front_error(p, key->span, "pl.spmd has no option '%s' that ptoc supports (options: core_num, name_hint, sync_start, deps, optimizations)", key->text);
         return false;
     }
     return true;
@@ -92,6 +97,9 @@ static bool spmd_args(Parser *p, Stmt *s, SpmdOpts *o) {
 static void give_region(Parser *p, Stmt *region, const SpmdOpts *o) {
     if (!region->scope.name_hint) region->scope.name_hint = o->name_hint;
     if (o->deps) ir_attr_set(p->c, &region->scope.kwargs, "deps", *o->deps);
+    for (int i = 0; o->optim && i < o->optim->scope.kwargs.len; i++)
+        if (!ir_attr_get(&region->scope.kwargs, o->optim->scope.kwargs.items[i].key))
+            ir_attr_set(p->c, &region->scope.kwargs, o->optim->scope.kwargs.items[i].key, o->optim->scope.kwargs.items[i].val);
 }
 
 static Stmt *new_region(Parser *p, Span sp) {
