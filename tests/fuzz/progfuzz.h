@@ -84,7 +84,7 @@
     X(MIX_SPLIT,    "mix_split",    1, "mixed regions with pl.split(NONE / UP_DOWN / LEFT_RIGHT) and pl.cross_core_slot(slot_num=1..4)") \
     X(MIX_CHAIN,    "mix_chain",    1, "a second matmul in a mixed region whose left operand is a vector result (pl.cast(g, FP16) @ w2)") \
     X(MIX_LOOP,     "mix_loop",     1, "a flash-attention-style pl.range(T, init_values=(o0,)) loop in a mixed region") \
-    X(MIX_LR_GRANULE, "mix_lr_granule", 0, "LEFT_RIGHT stores whose per-lane row pieces share a 32-byte GM granule (the simulator reports a WAW race between the AIV lanes)") \
+    X(MIX_GRANULE, "mix_granule", 0, "split stores whose two AIV lanes' GM pieces share a 32-byte granule (unaligned row stride, or a LEFT_RIGHT half row under 32 B): the simulator reports a WAW race between the lanes") \
     X(MIX_ROUNDTRIP, "mix_roundtrip", 0, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel do not parse back)")
 
 typedef enum {

@@ -257,6 +257,11 @@ static void check_mm(Check *c, const PfMM *m) {
             need[2] = M16 * m->nb * 4 * 2;
             untiled = true;
         }
+        if (m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN) {   /* the second matmul's FP16 operands too */
+            int64_t n1 = (m->n1 + 15) / 16 * 16;
+            if (M16 * n1 * 2 > need[0]) need[0] = M16 * n1 * 2;
+            if (n1 * N16 * 2 > need[1]) need[1] = n1 * N16 * 2;
+        }
         for (int i = 0; i < 3; i++) {
             if (untiled && need[i] * c->stages > cap[i] * 3 / 4) fail(c, "%suntiled matmul (K %lld) does not fit L0", "", m->K);
             c->untiled[i] += (need[i] < cap[i] ? need[i] : cap[i]) * c->stages;

@@ -83,6 +83,12 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         *why = "mixed-region tensor dtype";
         return false;
     }
+    if (m->out_half && in == DT_FP32) {
+        /* FP32 inputs get the FP32 tolerance (1e-4): an FP16 rounding of an accumulation-order
+         * difference is one FP16 ulp, beyond it (a comparison artefact) */
+        *why = "an FP16 result of FP32 operands";
+        return false;
+    }
     if (t[m->a].dir != PF_IN || t[m->b].dir != PF_IN || (m->bias >= 0 && t[m->bias].dir != PF_IN) ||
         (m->mm2 && t[m->w2].dir != PF_IN) || t[m->out].dir != PF_OUT) {
         *why = "mixed-region tensors are fresh inputs and one Out";
@@ -110,7 +116,7 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         *why = "mixed-region shape";
         return false;
     }
-    if (m->split == PF_SPLIT_LEFT_RIGHT && !p->features.on[PF_F_MIX_LR_GRANULE]) {
+    if (m->split == PF_SPLIT_LEFT_RIGHT && !p->features.on[PF_F_MIX_GRANULE]) {
         /* each lane stores its column half: keep the halves' row pieces in whole 32-byte GM granules
          * (the row stride is rounded up by pf_finalize, pf_mix_round_out) */
         int64_t esz = m->out_half ? 2 : 4;
@@ -212,7 +218,7 @@ int pf_gen_mix(Gen *g) {
     m->mm2 = on(g, PF_F_MIX_CHAIN) && pf_chance(g, 40);
     m->N2 = m->mm2 ? (m->split == PF_SPLIT_LEFT_RIGHT ? m->N : PICK(g, ((int64_t[]){ 16, 32, 64, 128 }))) : 0;
     m->trips = on(g, PF_F_MIX_LOOP) && pf_chance(g, 30) ? (int8_t)(1 + pf_rint(g, 4)) : 0;
-    m->out_half = pf_chance(g, 15);
+    m->out_half = m->in_dt != DT_FP32 && pf_chance(g, 15);
     m->assemble = pf_chance(g, 30);
     m->bias = -1;
     m->w2 = -1;
@@ -377,10 +383,11 @@ void pf_print_mix(StrBuf *sb, const PfProgram *p, int si, int ind) {
     print_store(sb, p, m, ind + 4, res);
 }
 
-/* Under LEFT_RIGHT (feature mix_lr_granule off) the output's rows are whole 32-byte granules, so the
- * lanes' column halves never share one: called by pf_finalize after sizing. */
+/* Under a split (feature mix_granule off) the output's rows are whole 32-byte granules, so the lanes'
+ * row halves (UP_DOWN) or column halves (LEFT_RIGHT) never share one: called by pf_finalize after
+ * sizing. */
 void pf_mix_round_out(PfProgram *p, const PfMix *m) {
-    if (m->split != PF_SPLIT_LEFT_RIGHT || p->features.on[PF_F_MIX_LR_GRANULE]) return;
+    if ((m->split != PF_SPLIT_LEFT_RIGHT && m->split != PF_SPLIT_UP_DOWN) || p->features.on[PF_F_MIX_GRANULE]) return;
     PfTensor *t = &p->t[m->out];
     int64_t per = 32 / dtype_bytes(t->dt);
     t->cols = (t->cols + per - 1) / per * per;
