@@ -35,21 +35,24 @@ void lower_xcore(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     int buf = -1;
     if (push && c->call.nargs) buf = lower_buf(l, c->call.args[0], sp);
     if (pop && c->call.nargs) buf = v ? lower_buf(l, ir_ref(v), sp) : -1;
-    if (!push && !pop) buf = lower_buf(l, c->call.args[0], sp);
+    if (!push && !pop && c->call.nargs) buf = lower_buf(l, c->call.args[0], sp);
     if (!l->ok) return;
     if ((pop || !push) && buf >= 0 && l->k->bufs[buf].ring_slots <= 0) {
         lower_fail(l, sp, "internal: kernel '%s': the tile received from the other core is not in the cross-core ring", l->f->name);
         return;
     }
-    Pipe pipe = push ? (buf >= 0 && l->k->bufs[buf].space == MS_ACC ? PIPE_FIX : PIPE_MTE3) : pop ? PIPE_MTE2 : PIPE_S;
+    /* a push travels on the pipe that reads its tile; a fence's on the pipe of the GM store it follows,
+     * so the store is ahead of it in that pipe's order */
+    const AttrVal *after = ir_attr_get(&c->call.kwargs, "after");
+    MemSpace from = buf >= 0 ? l->k->bufs[buf].space : after && after->kind == AV_MEM ? after->mem : MS_VEC;
+    Pipe pipe = push ? (from == MS_ACC ? PIPE_FIX : PIPE_MTE3) : pop ? PIPE_MTE2 : PIPE_S;
     MirInst *i = mir_inst_new(l->k, mop, pipe);
     i->loc = sp;
     if (push) i->src0 = buf;
     else i->dst = buf;
     i->xdir = (op == OP_TILE_TPUSH_TO_AIV || op == OP_TILE_TPOP_FROM_AIC || op == OP_TILE_TFREE_TO_AIC) ? XDIR_C2V : XDIR_V2C;
     i->split = l->k->core == CORE_AIC ? (MirSplit)kw_int(c, "split", 0) : MSPLIT_NONE;
-    i->slot_num = mop == MI_TFREE ? l->ring_slots : kw_int(c, "slot_num", 2);
-    if (mop == MI_TFREE && i->slot_num <= 0) i->slot_num = 1;
+    i->slot_num = kw_int(c, "slot_num", l->ring_slots > 0 ? l->ring_slots : 2);
     i->sync_only = buf < 0;
     mir_block_push(l->k, b, i);
 }

@@ -287,7 +287,7 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
         call->type = ir_tuple_type(c, NULL, 0);
         return 1;
     case OP_TILE_TFREE_TO_AIC: case OP_TILE_TFREE_TO_AIV:
-        if (!is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "%s: expected a tile, got %s", ir_op_info(call->call.op)->name, describe(c, a[0]));
+        if (call->call.nargs == 1 && !is_shaped(a[0], TY_TILE)) return (int)fail(c, call, "%s: expected a tile, got %s", ir_op_info(call->call.op)->name, describe(c, a[0]));
         call->type = ir_tuple_type(c, NULL, 0);
         return 1;
     case OP_TILE_TPOP_FROM_AIC: case OP_TILE_TPOP_FROM_AIV:

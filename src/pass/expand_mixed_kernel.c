@@ -84,7 +84,7 @@ Aff emk_stmt_aff(const Stmt *s) {
 
 /* ---- fences: a load on one side of GM the other side stored earlier (in program order) ---- */
 typedef VEC(Var *) RootSet;
-typedef struct { PassCtx *ctx; PassAliases al; RootSet stored[3]; } Fences;   /* stored[side]: GM roots */
+typedef struct { PassCtx *ctx; PassAliases al; RootSet stored[3]; MemSpace store_space[3]; } Fences;   /* stored[side]: GM roots */
 
 static Var *gm_root(Fences *fc, const Expr *e) {
     return e && e->kind == EX_VAR && e->type && e->type->kind == TY_TENSOR ? pass_alias_root(&fc->al, e->var) : NULL;
@@ -111,11 +111,13 @@ static void fence_list(Fences *fc, StmtList *l) {
         if (call->call.op == OP_TILE_STORE) {
             Var *r = gm_root(fc, call->call.args[2]);
             if (r) vec_push(&fc->stored[side], r);
+            if (r) fc->store_space[side] = call->call.args[0]->type->space;
         } else if (call->call.op == OP_TILE_LOAD || call->call.op == OP_TENSOR_READ) {
             Aff other = side == AFF_CUBE ? AFF_VEC : AFF_CUBE;
             Var *r = gm_root(fc, call->call.args[0]);
             if (!r || !take_root(&fc->stored[other], r)) continue;
             Expr *fence = ir_call(c, other == AFF_CUBE ? OP_TILE_TPUSH_TO_AIV : OP_TILE_TPUSH_TO_AIC, NULL, 0);
+            ir_attr_set(c, &fence->call.kwargs, "after", ir_av_mem(fc->store_space[other]));
             ir_deduce_call(c, fence);
             fence->span = s->span;
             Stmt *fs = ir_eval(c, fence);
@@ -178,7 +180,7 @@ static bool split_function(PassCtx *ctx, Program *p, Function *f) {
     const AttrVal *sp = ir_attr_get(&f->attrs, "split"), *sn = ir_attr_get(&f->attrs, "slot_num");
     if (sp && sp->kind == AV_INT) o.split = (int)sp->i;
     if (sn && sn->kind == AV_INT) o.slot_num = (int)sn->i;
-    Fences fc = { ctx, {0}, {{0}} };
+    Fences fc = { ctx, {0}, {{0}}, {MS_NONE, MS_NONE, MS_NONE} };
     pass_aliases_build(ctx, &f->body, &fc.al);
     fence_list(&fc, &f->body);
     /* a returned GM result is its parameter on both sides (only one side may hold the store) */

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-typedef struct { PassCtx *ctx; Function *f; Aff side; const EmkOpts *o; bool ok; } Side;
+typedef struct { PassCtx *ctx; Function *f; Aff side; const EmkOpts *o; bool ok; VarMap gm; } Side;
 
 static Expr *xcall(Side *sd, OpId op, Expr **args, int n, Span sp) {
     IrCtx *c = sd->ctx->ir;
@@ -49,7 +49,11 @@ static bool boundary(Side *sd, Stmt *s, Expr *call, Boundary b) {
     OpId pop = b == XB_C2V ? OP_TILE_TPOP_FROM_AIC : OP_TILE_TPOP_FROM_AIV;
     bool fence = call->call.op != OP_TILE_MOVE;
     Expr *e;
-    if (sd->side == producer) e = xcall(sd, push, fence ? NULL : call->call.args, fence ? 0 : 1, s->span);
+    if (sd->side == producer) {
+        e = xcall(sd, push, fence ? NULL : call->call.args, fence ? 0 : 1, s->span);
+        const AttrVal *after = fence ? ir_attr_get(&call->call.kwargs, "after") : NULL;
+        if (after) ir_attr_set(c, &e->call.kwargs, "after", *after);
+    }
     else if (fence) e = xcall(sd, pop, NULL, 0, s->span);
     else {
         if (!(e = pop_for(sd, b, s->assign.var, s->span))) return false;
@@ -144,6 +148,7 @@ static void insert_tfree(Side *sd, StmtList *l, int from, Var *x) {
     Expr *arg = ir_ref(x);
     Expr *e = ir_call(c, sd->side == AFF_VEC ? OP_TILE_TFREE_TO_AIC : OP_TILE_TFREE_TO_AIV, &arg, 1);
     ir_attr_set(c, &e->call.kwargs, "split", ir_av_int(sd->o->split));   /* the AIC frees one slot per lane */
+    ir_attr_set(c, &e->call.kwargs, "slot_num", ir_av_int(sd->o->slot_num));
     ir_deduce_call(c, e);
     e->span = l->items[last]->span;
     Stmt *fs = ir_eval(c, e);
@@ -164,6 +169,13 @@ static bool keep_list(Side *sd, StmtList *l) {
             else if (s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_IF || s->kind == ST_SCOPE) keep = keep_compound(sd, s);
         }
         if (!keep) {
+            /* a GM result stored by the other side is, on this side, the tensor it was stored into */
+            Expr *sv = s->kind == ST_ASSIGN ? s->assign.value : NULL;
+            if (sv && pass_is_op(sv, OP_TILE_STORE) && s->assign.var->type->kind == TY_TENSOR) {
+                Expr *dst = sv->call.args[2];
+                Expr *to = dst->kind == EX_VAR ? ir_varmap_get(&sd->gm, dst->var) : NULL;
+                ir_varmap_put(&sd->gm, s->assign.var, to ? to : dst);
+            }
             memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(l->len - i - 1));
             l->len--;
             i--;
@@ -172,6 +184,18 @@ static bool keep_list(Side *sd, StmtList *l) {
         Expr *v = s->kind == ST_ASSIGN ? s->assign.value : NULL;
         if (v && (pass_is_op(v, OP_TILE_TPOP_FROM_AIC) || pass_is_op(v, OP_TILE_TPOP_FROM_AIV)) && v->call.nargs)
             insert_tfree(sd, l, i, s->assign.var);
+        Expr *fp = s->kind == ST_EVAL ? s->eval.expr : NULL;
+        if (fp && (pass_is_op(fp, OP_TILE_TPOP_FROM_AIC) || pass_is_op(fp, OP_TILE_TPOP_FROM_AIV))) {   /* a fence's slot: free at once */
+            Expr *e = ir_call(sd->ctx->ir, pass_is_op(fp, OP_TILE_TPOP_FROM_AIC) ? OP_TILE_TFREE_TO_AIC : OP_TILE_TFREE_TO_AIV, NULL, 0);
+            ir_attr_set(sd->ctx->ir, &e->call.kwargs, "split", ir_av_int(sd->o->split));
+            ir_attr_set(sd->ctx->ir, &e->call.kwargs, "slot_num", ir_av_int(sd->o->slot_num));
+            ir_deduce_call(sd->ctx->ir, e);
+            e->span = s->span;
+            Stmt *fs = ir_eval(sd->ctx->ir, e);
+            fs->span = s->span;
+            ir_list_insert(sd->ctx->ir, l, i + 1, fs);
+            i++;
+        }
     }
     return sd->ok;
 }
@@ -228,9 +252,48 @@ static void check_list(Defs *d, StmtList *l) {
     }
 }
 
+/* ---- pops as late as possible ----
+ * A pop blocks its pipe (MTE2) until the other core has pushed; loads issued after it in program
+ * order would wait too. So each pop moves down to just before the first statement that uses its
+ * tile or touches a channel (the channel order must not change). */
+typedef struct { bool found; } XFind;
+static void find_xcore(Expr *e, void *ud) {
+    if (e->kind != EX_CALL) return;
+    OpId op = e->call.op;
+    if (op == OP_TILE_TPUSH_TO_AIV || op == OP_TILE_TPUSH_TO_AIC || op == OP_TILE_TPOP_FROM_AIC || op == OP_TILE_TPOP_FROM_AIV ||
+        op == OP_TILE_TFREE_TO_AIC || op == OP_TILE_TFREE_TO_AIV)
+        ((XFind *)ud)->found = true;
+}
+
+static void sink_pops(StmtList *l) {
+    for (int i = l->len - 1; i >= 0; i--) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_FOR) sink_pops(&s->for_.body);
+        else if (s->kind == ST_WHILE) sink_pops(&s->while_.body);
+        else if (s->kind == ST_IF) { sink_pops(&s->if_.then_body); sink_pops(&s->if_.else_body); }
+        else if (s->kind == ST_SCOPE) sink_pops(&s->scope.body);
+        Expr *v = s->kind == ST_ASSIGN ? s->assign.value : NULL;
+        if (!v || !(pass_is_op(v, OP_TILE_TPOP_FROM_AIC) || pass_is_op(v, OP_TILE_TPOP_FROM_AIV)) || !v->call.nargs) continue;
+        int j = i + 1;
+        for (; j < l->len; j++) {
+            StmtList one = { &l->items[j], 1, 1 };
+            XFind xf = { false };
+            ir_visit_exprs(&one, find_xcore, &xf);
+            if (xf.found || l->items[j]->kind == ST_YIELD || l->items[j]->kind == ST_RETURN || ir_stmts_use_var(&one, s->assign.var)) break;
+        }
+        if (j == i + 1) continue;
+        memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(j - 1 - i));
+        l->items[j - 1] = s;
+    }
+}
+
 bool emk_keep_side(PassCtx *ctx, Function *f, StmtList *l, Aff side, const EmkOpts *o) {
-    Side sd = { ctx, f, side, o, true };
-    if (!keep_list(&sd, l)) return false;
+    Side sd = { ctx, f, side, o, true, {0} };
+    bool ok = keep_list(&sd, l);
+    if (ok && sd.gm.len) ir_subst_stmts(ctx->ir, l, &sd.gm);
+    ir_varmap_free(&sd.gm);
+    if (!ok) return false;
+    sink_pops(l);
     Defs d = { &sd, {0}, NULL, SPAN_NONE };
     for (int i = 0; i < f->params.len; i++) vec_push(&d.defs, f->params.items[i]);
     check_list(&d, l);

@@ -195,7 +195,12 @@ static int fresh_producer_at(Alias *a, StmtList *body, Expr *y, const Var *it) {
         int at = -1;
         for (int i = 0; i < body->len; i++)
             if (body->items[i] == d) at = i;
-        if (at < 0 || d->kind != ST_ASSIGN) return -1;
+        if (at < 0) return -1;
+        if (d->kind == ST_FOR) {        /* a nested loop's result (a K loop): its chain continues at its init */
+            y = d->for_.iter_args.items[a->defs.index[y->var->id]]->init;
+            continue;
+        }
+        if (d->kind != ST_ASSIGN) return -1;
         Expr *src = alias_source(d);
         if (!src) return at;
         y = src;
@@ -280,7 +285,13 @@ static void alias_list(Alias *a, StmtList *l, Stmt *loop) {
             Expr *yv = last_yield(b, k);
             if (!m || !yv) continue;
             if (it->type->kind == TY_TILE && !carry_in_place_ok(a, b, yv, it)) {
-                if (it->type->space == MS_ACC) continue;      /* kept apart: the capacity/verify layers see it */
+                if (it->type->space == MS_ACC) {              /* no Acc -> Acc copy exists (targets.md §7.2) */
+                    diag_error(a->ctx->diag, s->span, "loop-carried accumulator '%s' (a matmul result in Acc) cannot stay in one "
+                               "buffer: the value yielded for it is computed while '%s' is still read; an accumulator cannot be "
+                               "copied, so compute the new value after the last use of the carried one", it->name, it->name);
+                    a->ok = false;
+                    return;
+                }
                 StmtList *yl = b;
                 Var *cp = copy_before_yield(a, yl, k, m, s->span);
                 yv = ir_ref(cp);

@@ -1,5 +1,5 @@
 # A misspelt pl.at option (name_xint) was silently ignored.
-# expect: at_unknown_option.py:8:43: error: pl.at has no option 'name_xint' (options: level, name_hint, deps)
+# expect: at_unknown_option.py:8:43: error: pl.at has no option 'name_xint' (options: level, name_hint, optimizations, deps)
 import pypto.language as pl
 
 @pl.jit

@@ -1,5 +1,4 @@
-# expect: is computed by the cube
-# A matmul result cast and fed to a vector op in one pl.at is a mixed kernel: still refused by ConvertTensorToTileOps.
+# A matmul result cast and fed to a vector op in one pl.at: a mixed kernel (AIC + AIV, the cast on the vector side).
 import pypto.language as pl
 
 @pl.jit

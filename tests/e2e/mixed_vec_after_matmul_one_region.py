@@ -1,6 +1,4 @@
-# A matmul result consumed by a vector op in the same region mixes cube and vector work (a later
-# issue); the error names the value and the fix.
-# expect: vec_after_matmul_one_region.py:11:16: error: 's' is computed by the cube (Acc) in this pl.at region
+# A matmul result consumed by a vector op in the same region: a mixed kernel (cube -> vector tpush/tpop).
 import pypto.language as pl
 
 

@@ -1,6 +1,5 @@
-# A Vec left operand is staged to Mat with one tile.move before the K loop (AutoTileMatmulL0); the kernel then mixes
-# cube and vector work, which ExpandMixedKernel reports until mixed kernels exist (issue 10).
-# expect: mixes cube and vector work
+# A Vec left operand crosses to the cube (a vector -> cube tpush/tpop) and is staged to Mat before the K loop; the kernel mixes
+# cube and vector work, so ExpandMixedKernel splits it into AIC + AIV (issue 10).
 import pypto.language as pl
 
 @pl.program
