@@ -111,7 +111,8 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
     if (has_bias != (m->bias >= 0)) { *why = "bias tensor without a bias step (or the other way round)"; return false; }
     /* the crossing tiles share their extent along the split axis (rows always M) */
     if (m->split == PF_SPLIT_LEFT_RIGHT && m->mm2 && m->N2 != m->N) { *why = "LEFT_RIGHT with crossing tiles of different widths"; return false; }
-    if (m->M % 16 || m->N % 16 || m->K % 16 || (m->mm2 && m->N2 % 16) || m->M > 64 || m->N > 128 || m->N2 > 128 ||
+    if (m->M % 8 == 0 ? false : m->M % 2 == 0) { *why = "mixed-region rows: multiples of 8 or odd"; return false; }
+    if (m->N % 8 || m->K % 16 || (m->mm2 && (m->N % 16 || m->N2 % 16)) || m->M > 64 || m->N > 128 || m->N2 > 128 ||
         m->K > 256) {
         *why = "mixed-region shape";
         return false;
@@ -212,10 +213,11 @@ int pf_gen_mix(Gen *g) {
         if (pf_chance(g, 40)) m->slots = (int8_t)(1 + pf_rint(g, 4));
     }
     m->in_dt = (int8_t)pick_in_dt(g);
-    m->M = PICK(g, ((int64_t[]){ 16, 32, 48, 64, 64 }));
-    m->N = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 64 }));
+    m->M = PICK(g, ((int64_t[]){ 16, 32, 48, 64, 64, 33, 40, 24, 17 }));          /* ragged lane halves too */
+    m->N = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 64, 72, 80, 48, 40 }));
     m->K = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 256 }));
     m->mm2 = on(g, PF_F_MIX_CHAIN) && pf_chance(g, 40);
+    if (m->mm2 && m->N % 16) m->N = (m->N + 15) / 16 * 16;                       /* the second matmul's K */
     m->N2 = m->mm2 ? (m->split == PF_SPLIT_LEFT_RIGHT ? m->N : PICK(g, ((int64_t[]){ 16, 32, 64, 128 }))) : 0;
     m->trips = on(g, PF_F_MIX_LOOP) && pf_chance(g, 30) ? (int8_t)(1 + pf_rint(g, 4)) : 0;
     m->out_half = m->in_dt != DT_FP32 && pf_chance(g, 15);
