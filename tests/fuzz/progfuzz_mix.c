@@ -123,6 +123,16 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         int64_t esz = m->out_half ? 2 : 4;
         if (pf_mix_out_cols(m) / 2 * esz % 32 || m->ocol * esz % 32) { *why = "LEFT_RIGHT lane stores sharing a GM granule"; return false; }
     }
+    if (m->mm2) {
+        /* AutoTileMatmulL0 sizes each matmul's L0 tiles for all of L0 (docs/fuzzing.md): the two
+         * matmuls of the region must fit L0A / L0B / L0C together */
+        int64_t esz = dtype_bytes(in), M16 = (m->M + 15) / 16 * 16;
+        if (M16 * (m->K + m->N) * esz > 65536 || (m->K * m->N + m->N * m->N2) * esz > 65536 ||
+            M16 * (m->N + m->N2) * 4 > 131072) {
+            *why = "the two matmuls of a mixed region overfill L0";
+            return false;
+        }
+    }
     if (mix_ub_bytes(m) > 160 * 1024) { *why = "a mixed region's vector working set and ring overfill UB"; return false; }
     /* values: acc of K products of [-1, 1) inputs */
     double lo = -(double)m->K, hi = (double)m->K;
