@@ -71,15 +71,17 @@ static int64_t mix_ub_bytes(const PfMix *m) {
     return slots * (t1 + t2) + vals * tile;
 }
 
-static DType out_dtype(const PfMix *m) { return m->out_half ? DT_FP16 : DT_FP32; }
+static bool is_int(const PfMix *m) { return (DType)m->in_dt == DT_INT8; }
+static DType acc_dt(const PfMix *m) { return is_int(m) ? DT_INT32 : DT_FP32; }
+static DType out_dtype(const PfMix *m) { return m->out_half ? DT_FP16 : acc_dt(m); }
 
 bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
     const PfTensor *t = p->t;
     DType in = (DType)m->in_dt;
     *why = NULL;
-    if (in != DT_FP16 && in != DT_BF16 && in != DT_FP32) { *why = "mixed-region operand dtype"; return false; }
+    if (in != DT_FP16 && in != DT_BF16 && in != DT_FP32 && in != DT_INT8) { *why = "mixed-region operand dtype"; return false; }
     if (t[m->a].dt != in || t[m->b].dt != in || (m->mm2 && (m->w2 < 0 || t[m->w2].dt != in)) ||
-        (m->bias >= 0 && t[m->bias].dt != DT_FP32) || t[m->out].dt != out_dtype(m)) {
+        (m->bias >= 0 && t[m->bias].dt != acc_dt(m)) || t[m->out].dt != out_dtype(m)) {
         *why = "mixed-region tensor dtype";
         return false;
     }
@@ -87,6 +89,11 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         /* FP32 inputs get the FP32 tolerance (1e-4): an FP16 rounding of an accumulation-order
          * difference is one FP16 ulp, beyond it (a comparison artefact) */
         *why = "an FP16 result of FP32 operands";
+        return false;
+    }
+    if (is_int(m) && (m->mm2 || m->out_half || m->K % 32 || m->N % 32)) {
+        /* INT8 operands: an INT32 accumulator, integer steps, whole 16 x 32 INT8 boxes */
+        *why = "an INT8 mixed region with a narrowing cast or partial INT8 boxes";
         return false;
     }
     if (t[m->a].dir != PF_IN || t[m->b].dir != PF_IN || (m->bias >= 0 && t[m->bias].dir != PF_IN) ||
@@ -101,7 +108,12 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
     }
     bool has_bias = false;
     for (int i = 0; i < m->n1 + m->n2; i++) {
-        int op = i < m->n1 ? m->s1[i].op : m->s2[i - m->n1].op;
+        const PfMixStep *st = i < m->n1 ? &m->s1[i] : &m->s2[i - m->n1];
+        int op = st->op;
+        if (is_int(m) && (op == PF_MX_EXP || op == PF_MX_SOFTMAX || st->k != (double)(int64_t)st->k)) {
+            *why = "a float step on an INT32 accumulator";
+            return false;
+        }
         if (is_row_step(op) && m->split == PF_SPLIT_LEFT_RIGHT) { *why = "a row reduction under LEFT_RIGHT"; return false; }
         if (op == PF_MX_BIAS) {
             if (i >= m->n1 && m->N2 != m->N) { *why = "the bias window is [M, N]"; return false; }
@@ -134,8 +146,8 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         }
     }
     if (mix_ub_bytes(m) > 160 * 1024) { *why = "a mixed region's vector working set and ring overfill UB"; return false; }
-    /* values: acc of K products of [-1, 1) inputs */
-    double lo = -(double)m->K, hi = (double)m->K;
+    /* values: acc of K products of [-1, 1) inputs ([-8, 7] for INT8) */
+    double lo = -(double)m->K * (is_int(m) ? 64 : 1), hi = -lo;
     if (!steps_range(m->s1, m->n1, &lo, &hi, why)) return false;
     if (m->mm2) {
         if (mag(lo, hi) > PF_MM_OPERAND_MAX) { *why = "the vector left operand of a matmul beyond +-4"; return false; }
@@ -148,7 +160,7 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         lo = fmin(0, lo * m->trips);
         hi = fmax(0, hi * m->trips);
     }
-    if (mag(lo, hi) > (m->out_half ? 2e4 : 1e6)) { *why = "a mixed-region result beyond its dtype's limit"; return false; }
+    if (mag(lo, hi) > (m->out_half ? 2e4 : is_int(m) ? 1e7 : 1e6)) { *why = "a mixed-region result beyond its dtype's limit"; return false; }
     m->lo = lo;
     m->hi = hi;
     return true;
@@ -178,6 +190,7 @@ static void gen_steps(Gen *g, PfMix *m, PfMixStep *s, int8_t *n, int count, doub
     for (int i = 0; i < count && *n < PF_MIX_MAXSTEPS; i++) {
         int op = (int)pf_rint(g, PF_MX_NOPS);
         if (is_row_step(op) && m->split == PF_SPLIT_LEFT_RIGHT) op = PF_MX_RELU;
+        if (is_int(m) && (op == PF_MX_EXP || op == PF_MX_SOFTMAX)) op = PF_MX_MAXS;
         if (op == PF_MX_BIAS && !bias_ok) op = PF_MX_ADDS;
         double k = 0;
         switch (op) {
@@ -190,6 +203,7 @@ static void gen_steps(Gen *g, PfMix *m, PfMixStep *s, int8_t *n, int count, doub
         }
         if (*n >= PF_MIX_MAXSTEPS) break;
         if (op == PF_MX_MULS && mag(*lo, *hi) * fabs(k) > 1e4) k = 0.5;
+        if (is_int(m) && k != (double)(int64_t)k) k = op == PF_MX_MULS ? PICK(g, ((double[]){ 2.0, -1.0, 3.0 })) : (double)(int64_t)(k * 4);
         if (op == PF_MX_BIAS) m->bias = 0;              /* marks it wanted; the tensor comes later */
         PfMixStep st = { (int8_t)op, k };
         double l = *lo, h = *hi;
@@ -206,6 +220,7 @@ static DType pick_in_dt(Gen *g) {
     int n = 2;
     if (on(g, PF_F_BF16)) opts[n++] = DT_BF16;
     if (on(g, PF_F_FP32)) opts[n++] = DT_FP32;
+    if (on(g, PF_F_INT8)) opts[n++] = DT_INT8;
     return opts[pf_rint(g, n)];
 }
 
@@ -226,15 +241,19 @@ int pf_gen_mix(Gen *g) {
     m->M = PICK(g, ((int64_t[]){ 16, 32, 48, 64, 64, 33, 40, 24, 17 }));          /* ragged lane halves too */
     m->N = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 64, 72, 80, 48, 40 }));
     m->K = PICK(g, ((int64_t[]){ 16, 32, 64, 128, 256 }));
-    m->mm2 = on(g, PF_F_MIX_CHAIN) && pf_chance(g, 40);
+    if ((DType)m->in_dt == DT_INT8) {                 /* whole INT8 boxes */
+        m->K = m->K < 32 ? 32 : m->K;
+        m->N = (m->N + 31) / 32 * 32;
+    }
+    m->mm2 = !is_int(m) && on(g, PF_F_MIX_CHAIN) && pf_chance(g, 40);
     if (m->mm2 && m->N % 16) m->N = (m->N + 15) / 16 * 16;                       /* the second matmul's K */
     m->N2 = m->mm2 ? (m->split == PF_SPLIT_LEFT_RIGHT ? m->N : PICK(g, ((int64_t[]){ 16, 32, 64, 128 }))) : 0;
     m->trips = on(g, PF_F_MIX_LOOP) && pf_chance(g, 30) ? (int8_t)(1 + pf_rint(g, 4)) : 0;
-    m->out_half = m->in_dt != DT_FP32 && pf_chance(g, 15);
+    m->out_half = m->in_dt != DT_FP32 && !is_int(m) && pf_chance(g, 15);
     m->assemble = pf_chance(g, 30);
     m->bias = -1;
     m->w2 = -1;
-    double lo = -(double)m->K, hi = (double)m->K;
+    double lo = -(double)m->K * (is_int(m) ? 64 : 1), hi = -lo;
     gen_steps(g, m, m->s1, &m->n1, m->mm2 ? (int)pf_rint(g, 4) : 1 + (int)pf_rint(g, 4), &lo, &hi, true);
     if (m->mm2) {
         scale_within(m->s1, &m->n1, &lo, &hi, PF_MM_OPERAND_MAX);
@@ -251,7 +270,7 @@ int pf_gen_mix(Gen *g) {
     DType in = (DType)m->in_dt;
     m->a = pf_new_tensor(g, in, PF_IN);
     m->b = pf_new_tensor(g, in, PF_IN);
-    if (m->bias >= 0) m->bias = pf_new_tensor(g, DT_FP32, PF_IN);
+    if (m->bias >= 0) m->bias = pf_new_tensor(g, acc_dt(m), PF_IN);
     if (m->mm2) m->w2 = pf_new_tensor(g, in, PF_IN);
     m->out = pf_new_tensor(g, out_dtype(m), PF_OUT);
     int ts[] = { m->a, m->b, m->bias, m->w2 };
@@ -264,8 +283,9 @@ int pf_gen_mix(Gen *g) {
 
 /* ---- printing (the @pl.jit user form) ---- */
 
-static void lit(StrBuf *sb, double k) {
+static void lit(StrBuf *sb, double k, bool integer) {
     char buf[64];
+    if (integer) { sb_printf(sb, "%lld", (long long)k); return; }
     snprintf(buf, sizeof buf, "%.17g", k);
     sb_puts(sb, buf);
     if (!strpbrk(buf, ".eEn")) sb_puts(sb, ".0");
@@ -279,10 +299,10 @@ static void print_step(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, c
     else snprintf(a, sizeof a, "v%d_%d", si, src);
     sb_indent(sb, ind);
     switch ((PfMixOp)s->op) {
-    case PF_MX_MULS: sb_printf(sb, "v%d_%d = pl.muls(%s, ", si, dst, a); lit(sb, s->k); sb_puts(sb, ")\n"); return;
-    case PF_MX_ADDS: sb_printf(sb, "v%d_%d = pl.add(%s, ", si, dst, a); lit(sb, s->k); sb_puts(sb, ")\n"); return;
-    case PF_MX_MAXS: sb_printf(sb, "v%d_%d = pl.maximum(%s, ", si, dst, a); lit(sb, s->k); sb_puts(sb, ")\n"); return;
-    case PF_MX_MINS: sb_printf(sb, "v%d_%d = pl.minimum(%s, ", si, dst, a); lit(sb, s->k); sb_puts(sb, ")\n"); return;
+    case PF_MX_MULS: sb_printf(sb, "v%d_%d = pl.muls(%s, ", si, dst, a); lit(sb, s->k, is_int(m)); sb_puts(sb, ")\n"); return;
+    case PF_MX_ADDS: sb_printf(sb, "v%d_%d = pl.add(%s, ", si, dst, a); lit(sb, s->k, is_int(m)); sb_puts(sb, ")\n"); return;
+    case PF_MX_MAXS: sb_printf(sb, "v%d_%d = pl.maximum(%s, ", si, dst, a); lit(sb, s->k, is_int(m)); sb_puts(sb, ")\n"); return;
+    case PF_MX_MINS: sb_printf(sb, "v%d_%d = pl.minimum(%s, ", si, dst, a); lit(sb, s->k, is_int(m)); sb_puts(sb, ")\n"); return;
     case PF_MX_BIAS:
         sb_printf(sb, "v%d_%d = pl.add(%s, %s[0:%lld, 0:%lld])\n", si, dst, a, pf_tname(p, m->bias, nb), (long long)m->M,
                   (long long)m->N);
@@ -327,7 +347,7 @@ static void print_chain(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, 
               (long long)(m->ar + m->M), (long long)m->K);
     sb_printf(sb, "%s[0:%lld, ", pf_tname(p, m->b, nb), (long long)m->K);
     span(sb, si, m->bc, m->N, m->N, loop);
-    sb_puts(sb, "], out_dtype=pl.FP32)\n");
+    sb_printf(sb, "], out_dtype=pl.%s)\n", is_int(m) ? "INT32" : "FP32");
     char cur[32];
     snprintf(cur, sizeof cur, "acc%d", si);
     int k = 0;
@@ -383,7 +403,8 @@ void pf_print_mix(StrBuf *sb, const PfProgram *p, int si, int ind) {
         return;
     }
     sb_indent(sb, ind + 4);
-    sb_printf(sb, "o%d_0 = pl.full([%lld, %lld], dtype=pl.FP32, value=0.0)\n", si, (long long)m->M, (long long)pf_mix_out_cols(m));
+    sb_printf(sb, "o%d_0 = pl.full([%lld, %lld], dtype=pl.%s, value=%s)\n", si, (long long)m->M, (long long)pf_mix_out_cols(m),
+              is_int(m) ? "INT32" : "FP32", is_int(m) ? "0" : "0.0");
     sb_indent(sb, ind + 4);
     sb_printf(sb, "for j%d, (o%d,) in pl.range(%d, init_values=(o%d_0,)):\n", si, si, m->trips, si);
     print_chain(sb, p, si, m, ind + 8, res, sizeof res);
