@@ -84,6 +84,7 @@
     X(MIX_SPLIT,    "mix_split",    1, "mixed regions with pl.split(NONE / UP_DOWN / LEFT_RIGHT) and pl.cross_core_slot(slot_num=1..4)") \
     X(MIX_CHAIN,    "mix_chain",    1, "a second matmul in a mixed region whose left operand is a vector result (pl.cast(g, FP16) @ w2)") \
     X(MIX_LOOP,     "mix_loop",     1, "a flash-attention-style pl.range(T, init_values=(o0,)) loop in a mixed region") \
+    X(SPMD,         "spmd",         0, "SPMD launches of mixed regions: rows split across pl.spmd(B) blocks (loop and with forms), and split-K with atomic-add assembly across blocks (needs pl.spmd loops: branch spmd)") \
     X(MIX_GRANULE, "mix_granule", 0, "split stores whose two AIV lanes' GM pieces share a 32-byte granule (unaligned row stride, or a LEFT_RIGHT half row under 32 B): the simulator reports a WAW race between the lanes") \
     X(MIX_ROUNDTRIP, "mix_roundtrip", 0, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel do not parse back)")
 
@@ -236,6 +237,11 @@ typedef struct PfMix {
     int64_t M, K, N, N2;
     int64_t ar, bc, orow, ocol;   /* window offsets of a (rows), b (cols), out */
     int a, b, bias, w2, out;      /* tensors; bias (FP32 [M, N] window) and w2 -1 when unused */
+    int8_t blocks;                /* spmd: B blocks (0: no SPMD launch) */
+    bool spmd_with;               /* spmd: `with pl.spmd(B): with pl.at(..): i = pl.tile.get_block_idx()`
+                                     (else `for i in pl.spmd(B)` around the body) */
+    bool atomic_k;                /* spmd: split-K, block i takes K chunk i and adds atomically into out
+                                     (after a zero-initialising region); else block i takes rows i * M */
     PfMixStep s1[PF_MIX_MAXSTEPS], s2[PF_MIX_MAXSTEPS];
     double lo, hi;                /* the range of the stored values (set by pf_mix_check) */
 } PfMix;

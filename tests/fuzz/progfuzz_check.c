@@ -347,11 +347,12 @@ static void check_mix(Check *c, int si) {
     int64_t trips = m->trips ? m->trips : 1;
     PfOff k0 = { -1, 0, 0 };
     c->region = si;
-    access(c, m->a, (PfOff){ -1, 0, m->ar }, k0, m->M, m->K, false);
-    access(c, m->b, k0, (PfOff){ -1, 0, m->bc }, m->K, m->N * trips, false);
+    int64_t rows = m->blocks && !m->atomic_k ? m->blocks : 1, kb = m->atomic_k ? m->blocks : 1;   /* SPMD blocks */
+    access(c, m->a, (PfOff){ -1, 0, m->ar }, k0, m->M * rows, m->K * kb, false);
+    access(c, m->b, k0, (PfOff){ -1, 0, m->bc }, m->K * kb, m->N * trips, false);
     if (m->bias >= 0) access(c, m->bias, k0, k0, m->M, m->N, false);
     if (m->w2 >= 0) access(c, m->w2, k0, k0, m->N * trips, m->N2, false);
-    access(c, m->out, (PfOff){ -1, 0, m->orow }, (PfOff){ -1, 0, m->ocol }, m->M, pf_mix_out_cols(m), true);
+    access(c, m->out, (PfOff){ -1, 0, m->orow }, (PfOff){ -1, 0, m->ocol }, m->M * rows, pf_mix_out_cols(m), true);
     c->region = -1;
     int ts[] = { m->a, m->b, m->bias, m->w2 };
     for (int i = 0; i < 4; i++) if (ts[i] >= 0) c->ever_read[ts[i]] = true;

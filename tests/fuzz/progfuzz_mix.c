@@ -101,8 +101,7 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         *why = "mixed-region tensors are fresh inputs and one Out";
         return false;
     }
-    if (m->n1 < 0 || m->n1 > PF_MIX_MAXSTEPS || m->n2 < 0 || m->n2 > PF_MIX_MAXSTEPS || (!m->mm2 && m->n2) ||
-        (m->n1 == 0 && !m->mm2) || m->trips < 0 || m->trips > 8 || m->slots < 0 || m->slots > 4) {
+    if (m->n1 < 0 || m->n1 > PF_MIX_MAXSTEPS || m->n2 < 0 || m->n2 > PF_MIX_MAXSTEPS || (!m->mm2 && m->n2) || m->trips < 0 || m->trips > 8 || m->slots < 0 || m->slots > 4) {
         *why = "mixed-region step counts";
         return false;
     }
@@ -120,6 +119,7 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
             has_bias = true;
         }
     }
+    if (m->n1 == 0 && !m->mm2 && !m->atomic_k) { *why = "a mixed region without vector work"; return false; }
     if (has_bias != (m->bias >= 0)) { *why = "bias tensor without a bias step (or the other way round)"; return false; }
     /* the crossing tiles share their extent along the split axis (rows always M) */
     if (m->split == PF_SPLIT_LEFT_RIGHT && m->mm2 && m->N2 != m->N) { *why = "LEFT_RIGHT with crossing tiles of different widths"; return false; }
@@ -145,6 +145,12 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
             return false;
         }
     }
+    if (m->blocks && (m->blocks < 2 || m->blocks > 8 || !p->features.on[PF_F_SPMD])) { *why = "SPMD block count"; return false; }
+    if (m->atomic_k && (!m->blocks || m->mm2 || m->trips || m->out_half || !m->spmd_with)) {
+        *why = "split-K across SPMD blocks is one matmul (and steps) per block, with form";
+        return false;
+    }
+    if (m->blocks && !m->spmd_with && (m->split != PF_SPLIT_ABSENT || m->slots)) { *why = "the SPMD loop form takes no optimizations"; return false; }
     if (mix_ub_bytes(m) > 160 * 1024) { *why = "a mixed region's vector working set and ring overfill UB"; return false; }
     /* values: acc of K products of [-1, 1) inputs ([-8, 7] for INT8) */
     double lo = -(double)m->K * (is_int(m) ? 64 : 1), hi = -lo;
@@ -156,9 +162,10 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         hi = g;
         if (!steps_range(m->s2, m->n2, &lo, &hi, why)) return false;
     }
-    if (m->trips) {                    /* o accumulates from zero */
-        lo = fmin(0, lo * m->trips);
-        hi = fmax(0, hi * m->trips);
+    int64_t sum = m->trips ? m->trips : m->atomic_k ? m->blocks : 0;
+    if (sum) {                         /* o (or the atomic destination) accumulates from zero */
+        lo = fmin(0, lo * (double)sum);
+        hi = fmax(0, hi * (double)sum);
     }
     if (mag(lo, hi) > (m->out_half ? 2e4 : is_int(m) ? 1e7 : 1e6)) { *why = "a mixed-region result beyond its dtype's limit"; return false; }
     m->lo = lo;
@@ -249,12 +256,18 @@ int pf_gen_mix(Gen *g) {
     if (m->mm2 && m->N % 16) m->N = (m->N + 15) / 16 * 16;                       /* the second matmul's K */
     m->N2 = m->mm2 ? (m->split == PF_SPLIT_LEFT_RIGHT ? m->N : PICK(g, ((int64_t[]){ 16, 32, 64, 128 }))) : 0;
     m->trips = on(g, PF_F_MIX_LOOP) && pf_chance(g, 30) ? (int8_t)(1 + pf_rint(g, 4)) : 0;
-    m->out_half = m->in_dt != DT_FP32 && !is_int(m) && pf_chance(g, 15);
+    if (on(g, PF_F_SPMD) && pf_chance(g, 40)) {
+        m->blocks = (int8_t)(2 + pf_rint(g, 4));
+        m->spmd_with = m->split != PF_SPLIT_ABSENT || m->slots || pf_chance(g, 40);
+        m->atomic_k = m->spmd_with && pf_chance(g, 35);
+        if (m->atomic_k) m->mm2 = false, m->N2 = 0, m->trips = 0;
+    }
+    m->out_half = m->in_dt != DT_FP32 && !is_int(m) && !m->atomic_k && pf_chance(g, 15);
     m->assemble = pf_chance(g, 30);
     m->bias = -1;
     m->w2 = -1;
     double lo = -(double)m->K * (is_int(m) ? 64 : 1), hi = -lo;
-    gen_steps(g, m, m->s1, &m->n1, m->mm2 ? (int)pf_rint(g, 4) : 1 + (int)pf_rint(g, 4), &lo, &hi, true);
+    gen_steps(g, m, m->s1, &m->n1, m->mm2 || m->atomic_k ? (int)pf_rint(g, 4) : 1 + (int)pf_rint(g, 4), &lo, &hi, true);
     if (m->mm2) {
         scale_within(m->s1, &m->n1, &lo, &hi, PF_MM_OPERAND_MAX);
         double gm = (double)m->N * mag(lo, hi);
@@ -262,7 +275,7 @@ int pf_gen_mix(Gen *g) {
         hi = gm;
         gen_steps(g, m, m->s2, &m->n2, (int)pf_rint(g, 3), &lo, &hi, m->N2 == m->N);
     }
-    if (m->n1 == 0 && !m->mm2) add_step(m->s1, &m->n1, PF_MX_RELU, 0);
+    if (m->n1 == 0 && !m->mm2 && !m->atomic_k) add_step(m->s1, &m->n1, PF_MX_RELU, 0);
     m->ar = PICK(g, ((int64_t[]){ 0, 0, 16, 32 }));
     m->bc = PICK(g, ((int64_t[]){ 0, 0, 16, 64 }));
     m->orow = PICK(g, ((int64_t[]){ 0, 0, 16, 64 }));
@@ -282,6 +295,8 @@ int pf_gen_mix(Gen *g) {
 }
 
 /* ---- printing (the @pl.jit user form) ---- */
+
+static void print_region_body(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, int ind);
 
 static void lit(StrBuf *sb, double k, bool integer) {
     char buf[64];
@@ -337,15 +352,38 @@ static void span(StrBuf *sb, int si, int64_t konst, int64_t step, int64_t extent
     sb_printf(sb, " + %lld", (long long)extent);
 }
 
-/* The body: the matmuls and the steps; returns the index of the result value (its name in *name). */
+/* "lo:lo + extent" of a window starting at base + konst (base: a block's row / K offset name, or NULL). */
+static void win(StrBuf *sb, const char *base, int64_t konst, int64_t extent) {
+    if (!base) { sb_printf(sb, "%lld:%lld", (long long)konst, (long long)(konst + extent)); return; }
+    for (int side = 0; side < 2; side++) {
+        sb_printf(sb, "%s%s", side ? ":" : "", base);
+        if (konst) sb_printf(sb, " + %lld", (long long)konst);
+    }
+    sb_printf(sb, " + %lld", (long long)extent);
+}
+
+/* The name of the SPMD block's offset (rows i * M, or the K chunk ks * K), NULL without SPMD. */
+static const char *block_base(const PfMix *m, int si, char *buf) {
+    if (!m->blocks) return NULL;
+    sprintf(buf, "b%c%d", m->atomic_k ? 'k' : 'r', si);
+    return buf;
+}
+
+/* The body: the matmuls and the steps; the name of the result in res. */
 static void print_chain(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, int ind, char *res, size_t reslen) {
     char nb[16];
     bool loop = m->trips > 0;
     static const char *dts[] = { [DT_FP16] = "FP16", [DT_BF16] = "BF16", [DT_FP32] = "FP32" };
+    char bb[16];
+    const char *base = block_base(m, si, bb);
     sb_indent(sb, ind);
-    sb_printf(sb, "acc%d = pl.matmul(%s[%lld:%lld, 0:%lld], ", si, pf_tname(p, m->a, nb), (long long)m->ar,
-              (long long)(m->ar + m->M), (long long)m->K);
-    sb_printf(sb, "%s[0:%lld, ", pf_tname(p, m->b, nb), (long long)m->K);
+    sb_printf(sb, "acc%d = pl.matmul(%s[", si, pf_tname(p, m->a, nb));
+    win(sb, m->atomic_k ? NULL : base, m->ar, m->M);
+    sb_puts(sb, ", ");
+    win(sb, m->atomic_k ? base : NULL, 0, m->K);
+    sb_printf(sb, "], %s[", pf_tname(p, m->b, nb));
+    win(sb, m->atomic_k ? base : NULL, 0, m->K);
+    sb_puts(sb, ", ");
     span(sb, si, m->bc, m->N, m->N, loop);
     sb_printf(sb, "], out_dtype=pl.%s)\n", is_int(m) ? "INT32" : "FP32");
     char cur[32];
@@ -372,21 +410,53 @@ static void print_chain(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, 
     snprintf(res, reslen, "%s", cur);
 }
 
-static void print_store(StrBuf *sb, const PfProgram *p, const PfMix *m, int ind, const char *val) {
-    char nb[16], v[64];
+static void print_store(StrBuf *sb, const PfProgram *p, const PfMix *m, int si, int ind, const char *val) {
+    char nb[16], v[64], bb[16];
     snprintf(v, sizeof v, m->out_half ? "pl.cast(%s, pl.FP16)" : "%s", val);
-    const char *o = pf_tname(p, m->out, nb);
+    const char *o = pf_tname(p, m->out, nb), *base = m->atomic_k ? NULL : block_base(m, si, bb);
     sb_indent(sb, ind);
-    if (m->assemble)
-        sb_printf(sb, "%s = pl.assemble(%s, %s, [%lld, %lld])\n", o, o, v, (long long)m->orow, (long long)m->ocol);
-    else
-        sb_printf(sb, "%s[%lld:%lld, %lld:%lld] = %s\n", o, (long long)m->orow, (long long)(m->orow + m->M), (long long)m->ocol,
-                  (long long)(m->ocol + pf_mix_out_cols(m)), v);
+    if (m->assemble || m->atomic_k) {
+        sb_printf(sb, "%s = pl.assemble(%s, %s, [", o, o, v);
+        if (base) sb_printf(sb, "%s + ", base);
+        sb_printf(sb, "%lld, %lld]%s)\n", (long long)m->orow, (long long)m->ocol, m->atomic_k ? ", atomic=pl.AtomicType.Add" : "");
+        return;
+    }
+    sb_printf(sb, "%s[", o);
+    win(sb, base, m->orow, m->M);
+    sb_printf(sb, ", %lld:%lld] = %s\n", (long long)m->ocol, (long long)(m->ocol + pf_mix_out_cols(m)), v);
+}
+
+/* SPMD: the zero-initialising region of split-K, the launch, the block's offset; returns the indent of
+ * the pl.at line (-1: the loop form, no pl.at). */
+static int print_spmd_head(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, int ind) {
+    char nb[16];
+    if (m->atomic_k) {
+        sb_indent(sb, ind);
+        sb_printf(sb, "with pl.at(level=pl.Level.CORE_GROUP, name_hint=\"zero%d\"):\n", si);
+        sb_indent(sb, ind + 4);
+        sb_printf(sb, "%s[%lld:%lld, %lld:%lld] = pl.full([%lld, %lld], dtype=pl.%s, value=%s)\n", pf_tname(p, m->out, nb),
+                  (long long)m->orow, (long long)(m->orow + m->M), (long long)m->ocol, (long long)(m->ocol + m->N),
+                  (long long)m->M, (long long)m->N, is_int(m) ? "INT32" : "FP32", is_int(m) ? "0" : "0.0");
+    }
+    sb_indent(sb, ind);
+    if (!m->spmd_with) {
+        sb_printf(sb, "for bi%d in pl.spmd(%d, name_hint=\"mix%d\"):\n", si, m->blocks, si);
+        sb_indent(sb, ind + 4);
+        sb_printf(sb, "br%d = bi%d * %lld\n", si, si, (long long)m->M);
+        return -1;
+    }
+    sb_printf(sb, "with pl.spmd(%d):\n", m->blocks);
+    return ind + 4;
 }
 
 void pf_print_mix(StrBuf *sb, const PfProgram *p, int si, int ind) {
     const PfMix *m = &p->st[si].mix;
     static const char *modes[] = { "NONE", "UP_DOWN", "LEFT_RIGHT" };
+    if (m->blocks) {
+        int at = print_spmd_head(sb, p, si, m, ind);
+        if (at < 0) { print_region_body(sb, p, si, m, ind + 4); return; }
+        ind = at;
+    }
     sb_indent(sb, ind);
     sb_puts(sb, "with pl.at(level=pl.Level.CORE_GROUP");
     if (m->split != PF_SPLIT_ABSENT || m->slots) {
@@ -396,10 +466,22 @@ void pf_print_mix(StrBuf *sb, const PfProgram *p, int si, int ind) {
         sb_putc(sb, ']');
     }
     sb_printf(sb, ", name_hint=\"mix%d\"):\n", si);
+    if (m->blocks) {
+        sb_indent(sb, ind + 4);
+        sb_printf(sb, "bi%d = pl.tile.get_block_idx()\n", si);
+        sb_indent(sb, ind + 4);
+        sb_printf(sb, "b%c%d = bi%d * %lld\n", m->atomic_k ? 'k' : 'r', si, si, (long long)(m->atomic_k ? m->K : m->M));
+    }
+    print_region_body(sb, p, si, m, ind + 4);
+}
+
+/* The region's statements at indent ind: the chain (in the flash loop) and the store. */
+static void print_region_body(StrBuf *sb, const PfProgram *p, int si, const PfMix *m, int ind) {
     char res[32];
+    ind -= 4;
     if (!m->trips) {
         print_chain(sb, p, si, m, ind + 4, res, sizeof res);
-        print_store(sb, p, m, ind + 4, res);
+        print_store(sb, p, m, si, ind + 4, res);
         return;
     }
     sb_indent(sb, ind + 4);
@@ -413,7 +495,7 @@ void pf_print_mix(StrBuf *sb, const PfProgram *p, int si, int ind) {
     sb_indent(sb, ind + 8);
     sb_printf(sb, "o%d_2 = pl.yield_(o%d_1)\n", si, si);
     snprintf(res, sizeof res, "o%d_2", si);
-    print_store(sb, p, m, ind + 4, res);
+    print_store(sb, p, m, si, ind + 4, res);
 }
 
 /* Under a split (feature mix_granule off) the output's rows are whole 32-byte granules, so the lanes'
