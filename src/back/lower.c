@@ -245,6 +245,29 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     }
 }
 
+/* Loop-carried tiles produce no instruction: the init, the iter_arg, the yielded value and the
+ * result must be one buffer (MaterializeSemanticAliases). A carry split over two buffers would read
+ * a stale value on the next iteration: an internal error, never a silent wrong answer. */
+static void check_carries(Lower *l, const Stmt *s) {
+    const StmtList *body = &s->for_.body;
+    const Stmt *y = body->len ? body->items[body->len - 1] : NULL;
+    for (int k = 0; k < s->for_.iter_args.len; k++) {
+        const Var *it = s->for_.iter_args.items[k];
+        if (!it->type || it->type->kind != TY_TILE || !it->type->memref) continue;
+        const Expr *vals[3] = { it->init, y && y->kind == ST_YIELD && k < y->yield.n ? y->yield.values[k] : NULL,
+                                k < s->for_.return_vars.len ? ir_ref(s->for_.return_vars.items[k]) : NULL };
+        for (int j = 0; j < 3; j++) {
+            const Type *t = vals[j] ? vals[j]->type : NULL;
+            if (!t || t->kind != TY_TILE || !t->memref) continue;
+            if (t->space != it->type->space || t->memref->offset != it->type->memref->offset)
+                fail(l, s->span, "internal: kernel '%s': loop-carried tile '%s' is at %s address %lld but its %s is at %lld; the "
+                     "loop would read a stale value", l->f->name, it->name, memspace_name(it->type->space),
+                     (long long)it->type->memref->offset, j == 0 ? "initial value" : j == 1 ? "new value" : "result",
+                     (long long)t->memref->offset);
+        }
+    }
+}
+
 static void lower_list(Lower *l, const StmtList *list, MirBlock *b) {
     for (int j = 0; j < list->len && l->ok; j++) {
         Stmt *s = list->items[j];
@@ -271,6 +294,7 @@ static void lower_list(Lower *l, const StmtList *list, MirBlock *b) {
             bind_scalar(l, s->for_.loop_var, mir_var(l->k, fo->var));
             mir_block_push(l->k, b, fo);
             lower_list(l, &s->for_.body, &fo->body);
+            check_carries(l, s);
             break;
         }
         case ST_IF: {

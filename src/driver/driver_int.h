@@ -7,12 +7,16 @@
 #include <pthread.h>
 
 #include "driver/driver.h"
+#include "rt/rt.h"
+#include "sim/sim.h"
 
 typedef struct DrvDump { char *file; char *text; } DrvDump;     /* "03_after_OutlineIncoreScopes.py" */
 
 typedef struct DrvBinding { int param; char *path; bool output; } DrvBinding;   /* --in / --out */
 
 typedef struct DrvCore { void *core; CoreKind kind; bool busy; } DrvCore;   /* SimCore pool entry */
+
+typedef struct DrvTimeline DrvTimeline;   /* timeline.c */
 
 struct DrvSession {
     DrvOptions opt;
@@ -46,6 +50,7 @@ struct DrvSession {
     DrvRunStats run;
     pthread_mutex_t lock;           /* guards pool and run statistics during rt_run */
     VEC(DrvCore) pool;
+    DrvTimeline *timeline;   /* timeline.c: per-core pipe spans of the last run (NULL: none) */
 };
 
 /* args.c: the parse binding (--arg, --in, then b; names borrowed, *args to free), the --arg check
@@ -69,6 +74,18 @@ void drv_record(DrvSession *s, DrvKernel *dk, const struct SimResult *r);   /* a
 /* run_group.c: one block of a mixed task (a Group function) on one simulated cluster */
 struct RtKernelCall;
 bool drv_run_group(DrvSession *s, const struct RtKernelCall *call, int64_t *cycles, DiagSink *diag);
+
+/* timeline.c: report/timeline.json. Tracing is on when the run keeps its output tree (--keep,
+ * ptoc_keep_dumps). drv_timeline_add records one kernel run: the block's trace shifted by
+ * call->start_cycle, on core `kind` number core_index (absolute: an AIV of mixed cluster c, lane l, is
+ * 2c + l); a mixed task calls it once per member core. drv_timeline_core: that index for a kernel run
+ * alone on the call's core (or as member k of a mixed call). */
+bool drv_timeline_on(const DrvSession *s);
+int drv_timeline_core(const RtKernelCall *call, const Kernel *k);
+void drv_timeline_add(DrvSession *s, const RtKernelCall *call, const Kernel *k, CoreKind kind, int core_index,
+                      const SimResult *r);
+void drv_timeline_reset(DrvSession *s);
+void drv_timeline_json(const DrvSession *s, StrBuf *out);
 
 /* The entry function of a program: by name, else the program's non-InCore function. */
 const Function *drv_find_entry(const Program *p, const char *entry);

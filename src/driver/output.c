@@ -5,7 +5,8 @@
  *   DIR/report/perf_hints.log                              (one "CODE file:line: message" per line)
  *   DIR/report/summary.json                                (the report of drv_report_json)
  *   DIR/report/memory.svg                                  (the on-chip memory map per kernel)
- *   DIR/report/timeline.json                               (after a run: Chrome trace of the tasks)
+ *   DIR/report/timeline.json                               (after a run: Chrome trace of the tasks and of
+ *                                                           every core's pipes, timeline.c)
  *   DIR/run/deps.json                                      (after a run with capture_deps) */
 #include "driver/driver_int.h"
 
@@ -25,40 +26,6 @@ static bool put(DrvSession *s, const char *dir, const char *sub, const char *fil
     ok = ok && base_write_file(sb_cstr(&p), text, strlen(text));
     if (!ok) diag_error(&s->diag, SPAN_NONE, "cannot write '%s': %s", sb_cstr(&p), strerror(errno));
     sb_free(&p);
-    return ok;
-}
-
-/* report/timeline.json: the run's tasks as a Chrome trace (one "X" event per task, time in us at
- * the target clock, one row per core kind). */
-static bool put_timeline(DrvSession *s, const char *dir) {
-    StrBuf sb = {0};
-    JsonW w;
-    json_init(&w, &sb);
-    json_obj_begin(&w);
-    json_key(&w, "traceEvents"), json_arr_begin(&w);
-    double per_us = s->opt.target->clock_ghz * 1000.0;
-    for (int i = 0; i < s->run.task_list.len; i++) {
-        const DrvTask *t = &s->run.task_list.data[i];
-        json_obj_begin(&w);
-        json_key(&w, "name"), json_str(&w, t->kernel ? t->kernel : "?");
-        json_key(&w, "ph"), json_str(&w, "X");
-        json_key(&w, "pid"), json_int(&w, 0);
-        json_key(&w, "tid"), json_str(&w, t->core ? t->core : "?");
-        json_key(&w, "ts"), json_num(&w, (double)t->start / per_us);
-        json_key(&w, "dur"), json_num(&w, (double)(t->end - t->start) / per_us);
-        json_key(&w, "args"), json_obj_begin(&w);
-        json_key(&w, "task"), json_int(&w, t->id);
-        json_key(&w, "block_num"), json_int(&w, t->block_num);
-        json_key(&w, "start_cycles"), json_int(&w, t->start);
-        json_key(&w, "end_cycles"), json_int(&w, t->end);
-        json_obj_end(&w);
-        json_obj_end(&w);
-    }
-    json_arr_end(&w);
-    json_obj_end(&w);
-    sb_putc(&sb, '\n');
-    bool ok = put(s, dir, "report", "timeline.json", sb_cstr(&sb));
-    sb_free(&sb);
     return ok;
 }
 
@@ -94,8 +61,12 @@ bool drv_write_outputs(DrvSession *s, const char *dir) {
     sb.len = 0;
     drv_memory_svg(s, &sb);
     ok = ok && put(s, dir, "report", "memory.svg", sb_cstr(&sb));
+    if (ok && s->run.ran) {
+        sb.len = 0;
+        drv_timeline_json(s, &sb);
+        ok = put(s, dir, "report", "timeline.json", sb_cstr(&sb));
+    }
     sb_free(&sb);
-    if (ok && s->run.ran) ok = put_timeline(s, dir);
     if (ok && s->run.deps_json) ok = put(s, dir, "run", "deps.json", s->run.deps_json);
     return ok;
 }

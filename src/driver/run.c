@@ -135,13 +135,14 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
         return false;
     }
     void **gm = call->params;
-    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, false, call->block_idx, call->block_num };
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num };
     SimResult r;
     memset(&r, 0, sizeof r);
     SimCore *core = drv_pool_acquire(s, k->core);
     bool ok = sim_run(core, k, gm, &so, &r, diag);
     drv_pool_release(s, core);
     if (ok) drv_record(s, dk, &r);
+    if (ok && so.trace) drv_timeline_add(s, call, k, k->core, drv_timeline_core(call, k), &r);
     for (int i = 0; ok && call->gm_sink && i < r.gm.len; i++) {
         const SimGmAccess *a = &r.gm.data[i];
         rt_record_gm(call->gm_sink, a->param, a->lo, a->hi, a->write, a->atomic);
@@ -160,6 +161,7 @@ void drv_run_reset(DrvSession *s) {
     free(r->deps_json);
     vec_free(&r->task_list);
     memset(r, 0, sizeof *r);
+    drv_timeline_reset(s);
     for (int i = 0; i < s->kernels.len; i++) {
         DrvKernel *k = &s->kernels.data[i];
         k->runs = 0, k->cycles = 0, k->cube_util = 0, k->races = 0, k->sync_errors = 0;

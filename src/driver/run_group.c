@@ -47,12 +47,13 @@ bool drv_run_group(DrvSession *s, const RtKernelCall *call, int64_t *cycles, Dia
     SimResult rs[MAX_MEMBERS];
     memset(rs, 0, sizeof rs);
     for (int j = 0; j < n; j++) { cores[j] = drv_pool_acquire(s, ks[j]->core); gm[j] = call->params; }
-    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, false, call->block_idx, call->block_num };
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num };
     bool ok = sim_run_group(cores, ks, gm, n, &so, rs, diag);
     int64_t end = 0;
     for (int j = 0; j < n; j++) {
         drv_pool_release(s, cores[j]);
         if (ok) drv_record(s, dk[j], &rs[j]);
+        if (ok && so.trace) drv_timeline_add(s, call, ks[j], ks[j]->core, drv_timeline_core(call, ks[j]), &rs[j]);
         for (int i = 0; ok && call->gm_sink && i < rs[j].gm.len; i++) {
             const SimGmAccess *a = &rs[j].gm.data[i];
             rt_record_gm(call->gm_sink, a->param, a->lo, a->hi, a->write, a->atomic);

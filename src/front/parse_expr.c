@@ -157,8 +157,9 @@ bool front_finish_call(Parser *p, Expr *call) {
             }
         if ((info->flags & OPF_VEC) && !front_vec_rewrite(p, call)) return false;
         info = ir_op_info(call->call.op);
-        bool needs_shaped = !(info->flags & OPF_ALLOC_ONLY) && call->call.op != OP_TENSOR_CREATE && ir_vec_kind(call->call.op) != VK_FULL;
-        if (needs_shaped && call->call.nargs >= info->min_args && call->call.nargs <= info->max_args) {
+        bool needs_shaped = !(info->flags & OPF_ALLOC_ONLY) && call->call.op != OP_TENSOR_CREATE && ir_vec_kind(call->call.op) != VK_FULL &&
+                            call->call.op != OP_TILE_TPOP_FROM_AIC && call->call.op != OP_TILE_TPOP_FROM_AIV;   /* pops take a shape */
+        if (needs_shaped && call->call.nargs >= 1 && call->call.nargs >= info->min_args && call->call.nargs <= info->max_args) {
             const Expr *a0 = call->call.args[0];
             if (!a0->type || (a0->type->kind != TY_TENSOR && a0->type->kind != TY_TILE)) {
                 front_error(p, a0->span.line ? a0->span : call->span, "%s: the first argument must be a tensor or a tile", info->name);

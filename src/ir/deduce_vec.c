@@ -488,10 +488,38 @@ static bool deduce_sel(IrCtx *c, Expr *call) {
     return true;
 }
 
+/* transpose_view of a Mat tile (a transposed matmul operand, ConvertTensorToTileOps): the same bytes
+ * seen as [C, R] with the valid box swapped and the major-ness of both the box order and the inner
+ * box flipped (NZ <-> ZN, spec/ops.md transpose_view); fractal, pad and compact kept. An NZ [N, K]
+ * tile read as ZN [K, N] is element-for-element the same storage (isa_and_sync.md §3), so no copy. */
+static bool deduce_mat_transpose_view(IrCtx *c, Expr *call, const Expr *x) {
+    int64_t d[2];
+    if (x->type->rank != 2 || !ir_type_static_dims(x->type, d))
+        return fail(c, call, "%s: the operand %s must be a static 2-D tile", op_name(call), describe(c, x));
+    TileView xv = ir_effective_view(x->type);
+    if (is_strided_view(x->type) || xv.slayout == TL_NONE_BOX || xv.fractal != 512)
+        return fail(c, call, "%s: %s is not a whole NZ / ZN Mat tile (ptoc views only those transposed in Mat)", op_name(call),
+                    describe(c, x));
+    int64_t t[2] = { d[1], d[0] };
+    call->type = ir_tile_type(c, x->type->dtype, 2, t, MS_MAT);
+    TileView v = xv;
+    v.blayout = xv.blayout == TL_ROW_MAJOR ? TL_COL_MAJOR : TL_ROW_MAJOR;
+    v.slayout = xv.slayout == TL_ROW_MAJOR ? TL_COL_MAJOR : TL_ROW_MAJOR;
+    if (xv.nvalid == 2) {
+        v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
+        v.valid_shape[0] = xv.valid_shape[1];
+        v.valid_shape[1] = xv.valid_shape[0];
+    }
+    ir_deduce_set_view(c, call->type, v);
+    return true;
+}
+
 /* transpose(x, 0, 1) / (1, 0): [C, R] with the valid box swapped. transpose_view(t): the same bytes
  * read transposed: dims and valid box swapped, blayout flipped (ND <-> DN), no copy. */
 static bool deduce_transpose(IrCtx *c, Expr *call, bool view) {
     Expr *x = call->call.args[0];
+    if (view && form_kind(call) == TY_TILE && x->type && x->type->kind == TY_TILE && x->type->space == MS_MAT)
+        return deduce_mat_transpose_view(c, call, x);
     if (!operand_ok(c, call, x, "operand")) return false;
     int64_t a1, a2;
     if (!view && (!ir_is_const_int(call->call.args[1], &a1) || !ir_is_const_int(call->call.args[2], &a2) ||

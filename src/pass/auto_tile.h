@@ -24,6 +24,12 @@ typedef struct Emit {
     int64_t mvalid;         /* valid rows of the left operand (< its rows when M was padded to the box) */
 } Emit;
 
+/* ---- transposed operands (auto_tile_matmul_l0.c) ---- */
+/* A transposed (ZN-viewed, tile.transpose_view) Mat operand boxes its rows to 32 / element bytes: sets
+ * o->lhs_zn_rows / rhs_zn_rows for tile_pass_config (for INT8 the left one steps M, the right one K
+ * by 32). NULL, or why M / K is not a multiple of such a box. */
+const char *at_trans_box_align(PassCtx *ctx, const Expr *lhs, const Expr *rhs, int64_t M, int64_t K, TilePassOpts *o);
+
 /* ---- emit primitives (auto_tile_kloop.c) ---- */
 Expr *at_idx(Emit *e, int64_t v);
 Expr *at_add(Emit *e, Expr *a, Expr *b);

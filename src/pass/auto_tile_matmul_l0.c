@@ -11,7 +11,10 @@
  *           006/007/011 and leave the call unchanged. Under the PYPTO planner, the user's canonical
  *           pl.pipeline loops get an L0C double buffer (auto_tile_pipeline_dbc.c, PH-AT-020 on declines).
  * Does: walks every InCore function; the pipeline stage product of enclosing user loops divides the
- *       L0 budgets (each clone of a user pipeline holds its own L0 buffers). */
+ *       L0 budgets (each clone of a user pipeline holds its own L0 buffers). A transposed operand (a
+ *       ZN tile.transpose_view of its Mat load, a_trans / b_trans) is extracted like any Mat operand;
+ *       its ZN box (32 / element bytes rows) raises the chooser's M (left) or K (right) alignment
+ *       when it exceeds 16 (INT8: 32), and a shape not a multiple of it is left untiled (PH-AT-007). */
 #include "pass/auto_tile.h"
 
 #include <string.h>
@@ -49,6 +52,29 @@ static void untiled(Walk *w, Expr *call, const char *code, const char *reason) {
     vec_push(&w->ctx->untiled, ((PassUntiled){ w->f->name, call->span, code, arena_strdup(w->ctx->ir->arena, reason) }));
 }
 
+/* Rows of the ZN box (32 bytes of elements) of a transposed Mat operand (a tile.transpose_view of an
+ * NZ load), else 0: its extracts must start on whole boxes along that axis (chooser.md §12.1). */
+static int64_t zn_box_rows(const Expr *x) {
+    TileView v = ir_effective_view(x->type);
+    int64_t eb = dtype_bytes(x->type->dtype);
+    return x->type->space == MS_MAT && v.slayout == TL_COL_MAJOR && v.fractal == 512 && eb > 0 ? 32 / eb : 0;
+}
+
+/* (auto_tile.h) */
+const char *at_trans_box_align(PassCtx *ctx, const Expr *lhs, const Expr *rhs, int64_t M, int64_t K, TilePassOpts *o) {
+    o->lhs_zn_rows = zn_box_rows(lhs);
+    o->rhs_zn_rows = zn_box_rows(rhs);
+    int64_t al = ctx->target->l0_align;
+    if (o->lhs_zn_rows > al && M % o->lhs_zn_rows)
+        return arena_printf(ctx->ir->arena, "M = %lld is not a multiple of %lld, the box rows of its transposed %s left "
+                            "operand", (long long)M, (long long)o->lhs_zn_rows, dtype_name(lhs->type->dtype));
+    if (o->rhs_zn_rows > al && K % o->rhs_zn_rows)
+        return arena_printf(ctx->ir->arena, "K = %lld is not a multiple of %lld, the box rows of its transposed %s right "
+                            "operand (b_trans); pad K with zeros to %lld", (long long)K, (long long)o->rhs_zn_rows,
+                            dtype_name(rhs->type->dtype), (long long)((K + o->rhs_zn_rows - 1) / o->rhs_zn_rows * o->rhs_zn_rows));
+    return NULL;
+}
+
 static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileResult *r) {
     Expr *lhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 1 : 0];
     Expr *rhs = call->call.args[call->call.op == OP_TILE_MATMUL_ACC ? 2 : 1];
@@ -76,6 +102,12 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
             return false;
         }
     } else {
+        const char *why = at_trans_box_align(w->ctx, lhs, rhs, M, K, &o);
+        if (why) {
+            pass_hint(w->ctx, call->span, "PH-AT-007", "matmul %s; left untiled", why);
+            untiled(w, call, "PH-AT-007", why);
+            return false;
+        }
         tile_pass_config(&cfg, w->ctx->target, M, N, K, lhs->type->dtype, rhs->type->dtype, call->type->dtype, &o);
     }
     if (w->force_os) cfg.min_m = M, cfg.min_n = N;      /* the whole output: a K loop only */

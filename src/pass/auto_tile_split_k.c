@@ -6,7 +6,9 @@
  *           one `tile.store` at the sub-tile offset per output sub-tile (mi, ni), the output tensor
  *           chained through the stores. The clone keeps the source spelling (predicated or peeled).
  * Does: matches create -> one loop carrying it -> one 2-D store of the loop's result; the loop body
- *       may hold only scalar address arithmetic, two full-panel GM->Mat loads and the reduction:
+ *       may hold only scalar address arithmetic, two full-panel GM->Mat loads (each possibly read
+ *       through a tile.transpose_view: then the A^T load is narrowed on its columns, the B^T load
+ *       on its rows) and the reduction:
  *         predicated: acc2 = tile.matmul_acc(acc, lhs, rhs, <seed test>)
  *         peeled:     if <seed test>: tile.matmul(lhs, rhs) else: tile.matmul_acc(acc, lhs, rhs)
  *       where a seed test is `x == 0` with x this loop's induction variable, or a body-local
@@ -23,6 +25,7 @@ typedef struct Chain {
     Stmt *lload, *rload;            /* the lhs / rhs GM->Mat loads in the body */
     Expr *red;                      /* the predicated matmul_acc, or the peeled branch's matmul_acc */
     int64_t M, N, K;
+    bool ltrans, rtrans;            /* the operand is a tile.transpose_view of its load (a_trans / b_trans) */
 } Chain;
 
 static Expr *assign_call(Stmt *s, OpId op) {
@@ -52,9 +55,22 @@ static bool seed_test(const Chain *ch, const Expr *cond) {
     return false;
 }
 
-/* A direct GM -> Mat load of a static, fully valid 2-D panel defining operand `op`. */
-static Stmt *panel_load(StmtList *b, const Expr *op, int64_t d[2]) {
+/* A direct GM -> Mat load of a static, fully valid 2-D panel defining operand `op`, or viewed
+ * transposed by it (`op = tile.transpose_view(load)`: *trans set, d the view's dims). */
+static Stmt *panel_load(StmtList *b, const Expr *op, int64_t d[2], bool *trans) {
     if (!op || op->kind != EX_VAR) return NULL;
+    *trans = false;
+    for (int i = 0; i < b->len; i++) {
+        Expr *v = assign_call(b->items[i], OP_TILE_TRANSPOSE_VIEW);
+        if (!v || b->items[i]->assign.var != op->var) continue;
+        bool inner;
+        Stmt *ld = panel_load(b, v->call.args[0], d, &inner);
+        if (!ld || inner) return NULL;
+        int64_t t = d[0];
+        d[0] = d[1], d[1] = t;
+        *trans = true;
+        return ld;
+    }
     for (int i = 0; i < b->len; i++) {
         Expr *c = assign_call(b->items[i], OP_TILE_LOAD);
         if (!c || b->items[i]->assign.var != op->var) continue;
@@ -112,7 +128,7 @@ static const char *match_body(Chain *ch) {
     Stmt *red = NULL;
     for (int i = 0; i < b->len - 1; i++) {
         Stmt *s = b->items[i];
-        if (assign_call(s, OP_TILE_LOAD)) continue;
+        if (assign_call(s, OP_TILE_LOAD) || assign_call(s, OP_TILE_TRANSPOSE_VIEW)) continue;
         if (s->kind == ST_ASSIGN && s->assign.var->type->kind == TY_SCALAR && s->assign.value->kind != EX_CALL) continue;
         if (red) return "its body holds a statement other than scalar address arithmetic, the two operand loads and the reduction";
         red = s;
@@ -122,13 +138,16 @@ static const char *match_body(Chain *ch) {
     if (why) return why;
     int64_t ld[2], rd[2];
     Expr *lhs = ch->red->call.args[1], *rhs = ch->red->call.args[2];
-    ch->lload = panel_load(b, lhs, ld);
-    ch->rload = panel_load(b, rhs, rd);
-    if (!ch->lload || !ch->rload || lhs->var == rhs->var)
-        return "its operands are not two distinct per-iteration GM->Mat tile.loads of full static panels";
-    int nloads = 0;
+    ch->lload = panel_load(b, lhs, ld, &ch->ltrans);
+    ch->rload = panel_load(b, rhs, rd, &ch->rtrans);
+    if (!ch->lload || !ch->rload || ch->lload == ch->rload)
+        return "its operands are not two distinct per-iteration GM->Mat tile.loads of full static panels (or transpose_views "
+               "of them)";
+    int nloads = 0, nviews = 0;
     for (int i = 0; i < b->len; i++) nloads += assign_call(b->items[i], OP_TILE_LOAD) != NULL;
+    for (int i = 0; i < b->len; i++) nviews += assign_call(b->items[i], OP_TILE_TRANSPOSE_VIEW) != NULL;
     if (nloads != 2) return "its body loads tiles the reduction does not use";
+    if (nviews != ch->ltrans + ch->rtrans) return "its body views tiles the reduction does not use";
     if (ld[0] != ch->M || rd[1] != ch->N || ld[1] != rd[0])
         return "its operand panels do not cover the accumulator's [M, N]";
     ch->K = ld[1];
@@ -145,7 +164,7 @@ static bool match_shape(Function *f, StmtList *l, int i, Chain *ch, const char *
     Stmt *loop = l->items[i + 1];
     if (loop->kind != ST_FOR || loop->for_.iter_args.len < 1 || !is_var(loop->for_.iter_args.items[0]->init, l->items[i]->assign.var))
         return false;
-    *ch = (Chain){ l->items[i], loop, NULL, loop->for_.loop_var, loop->for_.iter_args.items[0], NULL, NULL, NULL, d[0], d[1], 0 };
+    *ch = (Chain){ l->items[i], loop, NULL, loop->for_.loop_var, loop->for_.iter_args.items[0], NULL, NULL, NULL, d[0], d[1], 0, false, false };
     *why = NULL;
     if (loop->for_.iter_args.len != 1 || loop->for_.return_vars.len != 1) {
         *why = "its loop carries more than the accumulator";
@@ -211,6 +230,11 @@ static bool choose_chain(PassCtx *ctx, const Chain *ch, int64_t stages, L0TileRe
     box_of(lhs->type, &o.box_align_m, &c0);
     box_of(rhs->type, &r0, &o.box_align_n);
     L0TileConfig cfg;
+    const char *why = at_trans_box_align(ctx, lhs, rhs, ch->M, ch->K, &o);
+    if (why) {
+        snprintf(err, errn, "%s", why);
+        return false;
+    }
     tile_pass_config(&cfg, ctx->target, ch->M, ch->N, ch->K, lhs->type->dtype, rhs->type->dtype, ch->red->type->dtype, &o);
     cfg.allow_double_buffer_c = false;      /* the carried accumulator has one L0C buffer */
     cfg.l0a_bytes /= stages;
@@ -221,10 +245,10 @@ static bool choose_chain(PassCtx *ctx, const Chain *ch, int64_t stages, L0TileRe
     return tile_choose_l0(&cfg, r, err, errn);
 }
 
-/* Narrows a cloned load to rows (left) or columns (right) [o, o + ext) of its panel; re-deduced. */
-static void narrow_load(PassCtx *ctx, Stmt *s, bool left, Expr *o, int64_t ext) {
+/* Narrows a cloned load to rows (rows) or columns (!rows) [o, o + ext) of its panel; re-deduced. */
+static void narrow_load(PassCtx *ctx, Stmt *s, bool rows, Expr *o, int64_t ext) {
     Expr *c = s->assign.value;
-    int ax = left ? 0 : 1;
+    int ax = rows ? 0 : 1;
     Emit e = { .ctx = ctx };
     Expr **offs = c->call.args[1]->tuple.items;
     Expr *no[2] = { offs[0], offs[1] };
@@ -276,8 +300,8 @@ static Expr *emit_sub_tile(Emit *e, const Chain *ch, const Placer *pl, int64_t m
     Stmt *loop = ir_clone_stmt(ctx->ir, ch->loop, &m);
     ir_varmap_free(&m);
     StmtList *src = &ch->loop->for_.body, *dst = &loop->for_.body;
-    narrow_load(ctx, twin(src, dst, ch->lload), true, at_idx(e, mi), ms);
-    narrow_load(ctx, twin(src, dst, ch->rload), false, at_idx(e, ni), ns);
+    narrow_load(ctx, twin(src, dst, ch->lload), !ch->ltrans, at_idx(e, mi), ms);   /* A^T [K, M]: M is its columns */
+    narrow_load(ctx, twin(src, dst, ch->rload), ch->rtrans, at_idx(e, ni), ns);     /* B^T [N, K]: N is its rows */
     pass_var_set_type(loop->for_.iter_args.items[0], seed->type);
     retype_list(ctx, dst);
     Stmt *y = dst->items[dst->len - 1];

@@ -3,12 +3,16 @@
  * Produces: IncoreTileOps — InCore functions use tile ops only.
  * Does: tensor.matmul(a, b) becomes two GM->Mat bridge loads (the operand tensor, or the window of
  *   a tensor.slice feeding it; the left operand's rows rounded up to the 16-row box with the true
- *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype;
+ *   extent as valid_shape) and tile.matmul producing an Acc tile of the accumulator dtype. An operand
+ *   marked a_trans / b_trans (A stored [K, M], B stored [N, K]) is loaded as stored and read through
+ *   a zero-copy tile.transpose_view (NZ seen as ZN); A^T's columns (M) are padded instead of its
+ *   rows, to the ZN box rows (32 for INT8, else 16);
  *   tensor.assemble(tensor, tile, offs) becomes tile.store(tile, offs, tensor) (atomic kept). A later
  *   matmul reading the same window of the same In tensor at the top level reuses the earlier load
  *   (same physical tile only). tensor.matmul_acc(acc, a, b) with acc an Acc tile of the region
- *   becomes bridge loads and tile.matmul_acc; a loop whose carried value starts as such a tile
- *   carries the tile (walkthrough rung 3: a split-K chain over user chunks in pl.pipeline).
+ *   becomes bridge loads (a_trans / b_trans as above; the left operand padded to the accumulator's
+ *   rows, or an error when its box does not allow that) and tile.matmul_acc; a loop whose carried
+ *   value starts as such a tile carries the tile (walkthrough rung 3: a split-K chain over user chunks in pl.pipeline).
  *   tensor.read / tensor.write stay scalar GM accesses, or become tile.read / tile.write of a
  *   tensor the region holds in a tile.
  *   Vector ops (tensor.X with OPF_VEC) become tile.X on Vec tiles (convert_tensor_vec.c: Vec loads
@@ -40,8 +44,29 @@ Stmt *ctt_def_of(StmtList *l, const Var *v) {
     return NULL;
 }
 
-/* Emits `o__tile = tile.load(src, offs, shape, valid, target_memory=Mat)` before the current statement. */
-static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
+/* `t__t = tile.transpose_view(t)` before the current statement: a Mat tile read transposed. */
+static Expr *transpose_view(Conv *cv, Var *t, Span sp) {
+    IrCtx *c = cv->ctx->ir;
+    Expr *arg = ir_ref(t);
+    Expr *view = ir_call(c, OP_TILE_TRANSPOSE_VIEW, &arg, 1);
+    view->span = sp;
+    PTOC_ASSERT(ir_deduce_call(c, view), "transpose_view of Mat tile %s", t->name);
+    Var *v = ctt_insert_before(cv, arena_printf(c->arena, "%s_t", t->name), view);
+    v->span = sp;
+    return ir_ref(v);
+}
+
+/* The row box of the left operand in Mat: 16 for its natural NZ layout; for a transposed one (a ZN
+ * view) the ZN box rows, 32 bytes of elements (INT8: 32), at least the 16-row cube fractal. */
+static int64_t lhs_row_box(DType dt, bool trans) {
+    int64_t eb = dtype_bytes(dt), w = eb > 0 ? 32 / eb : 16;
+    return trans && w > 16 ? w : 16;
+}
+
+/* Emits `o__tile = tile.load(src, offs, shape, valid, target_memory=Mat)` before the current statement.
+ * trans: the operand is stored transposed (A as [K, M], B as [N, K]); it is loaded as stored and the
+ * matmul reads it through `o__tile_t = tile.transpose_view(o__tile)` (NZ seen as ZN, no copy). */
+static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, bool trans, int64_t acc_rows, Span at) {
     IrCtx *c = cv->ctx->ir;
     Expr *src = operand, *offs = NULL;
     int64_t dims[2];
@@ -54,6 +79,13 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
         if (!ir_deduce_call(c, mv)) return NULL;
         mv->span = at;
         return ir_ref(ctt_insert_before(cv, arena_printf(c->arena, "%s__mat", operand->var->name), mv));
+    }
+    if (trans && operand->kind == EX_VAR && operand->type->kind == TY_TILE) {
+        diag_error(cv->ctx->diag, at,
+                   "matmul operand '%s' is computed on-chip in this pl.at region and marked %s; a transposed on-chip "
+                   "operand is not supported by ptoc yet: assemble it into a tensor in one pl.at region and use that "
+                   "tensor in the next, or compute it untransposed", operand->var->name, is_lhs ? "a_trans" : "b_trans");
+        return NULL;
     }
     /* a matmul result of this region (or its cast): AutoTileMatmulL0 gives the consumer a Mat copy */
     if (operand->kind == EX_VAR && operand->type->kind == TY_TILE && operand->type->space == MS_ACC) return operand;
@@ -80,14 +112,26 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     bool cacheable = cv->top && src->kind == EX_VAR && ctt_is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
                      ir_is_const_int(offs->tuple.items[0], &o[0]) && ir_is_const_int(offs->tuple.items[1], &o[1]);
     int64_t phys[2] = { dims[0], dims[1] };
-    if (is_lhs && phys[0] % 16) phys[0] = (phys[0] + 15) / 16 * 16;
+    int mdim = trans ? 1 : 0, box = (int)lhs_row_box(operand->type->dtype, trans);   /* M: rows, or columns of A^T */
+    if (is_lhs && phys[mdim] % box) phys[mdim] = (phys[mdim] + box - 1) / box * box;
+    if (is_lhs && acc_rows && phys[mdim] != acc_rows) {   /* matmul_acc: the rows of the accumulator it adds to */
+        if (acc_rows < dims[mdim] || acc_rows % box) {
+            diag_error(cv->ctx->diag, at,
+                       "matmul_acc: the accumulator has %lld rows (M = %lld padded to the 16-row box) but its %sleft operand "
+                       "needs M padded to a multiple of %lld; give M a multiple of %lld rows, or use a_trans in every "
+                       "matmul of the chain", (long long)acc_rows, (long long)dims[mdim],
+                       trans ? "transposed (a_trans) " : "", (long long)box, (long long)box);
+            return NULL;
+        }
+        phys[mdim] = acc_rows;
+    }
     /* reuse needs the same physical tile too: a left operand's rows (M) are padded, a right one's (K)
      * are not — a window read as both would otherwise give the right operand a padded K */
     for (int i = 0; cacheable && i < *cv->ncache; i++) {
         Loaded *L = &cv->cache[i];
         if (L->src == src->var && L->off[0] == o[0] && L->off[1] == o[1] && L->dims[0] == dims[0] && L->dims[1] == dims[1] &&
             ir_type_dim(L->tile->type, 0) == phys[0] && ir_type_dim(L->tile->type, 1) == phys[1])
-            return ir_ref(L->tile);
+            return trans ? transpose_view(cv, L->tile, operand->span) : ir_ref(L->tile);
     }
     Expr *load = ctt_load_call(c, src, offs, phys, dims, 2, MS_MAT, operand->span);
     if (!load) return NULL;
@@ -95,7 +139,7 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, Span at) {
     Var *t = ctt_insert_before(cv, arena_printf(c->arena, "%s__tile", operand->var->name), load);
     t->span = operand->span;
     if (cacheable && *cv->ncache < 32) cv->cache[(*cv->ncache)++] = (Loaded){ src->var, { o[0], o[1] }, { dims[0], dims[1] }, t };
-    return ir_ref(t);
+    return trans ? transpose_view(cv, t, operand->span) : ir_ref(t);
 }
 
 Expr *ctt_load_call(IrCtx *c, Expr *src, Expr *offs, const int64_t *shape, const int64_t *valid, int rank, MemSpace space,
@@ -164,24 +208,22 @@ static bool convert_acc_cast(Conv *cv, Stmt *s) {
     return true;
 }
 
+static bool kw_flag(const Expr *call, const char *name) {
+    const AttrVal *v = ir_attr_get(&call->call.kwargs, name);
+    return v && v->i;
+}
+
 static bool convert_matmul(Conv *cv, Stmt *s) {
     IrCtx *c = cv->ctx->ir;
     Expr *call = s->assign.value;
-    if (ir_attr_get(&call->call.kwargs, "a_trans") || ir_attr_get(&call->call.kwargs, "b_trans")) {
-        const AttrVal *at = ir_attr_get(&call->call.kwargs, "a_trans"), *bt = ir_attr_get(&call->call.kwargs, "b_trans");
-        if ((at && at->i) || (bt && bt->i)) {
-            diag_error(cv->ctx->diag, call->span, "matmul with a_trans/b_trans is not supported by ptoc yet; transpose the operand in the caller");
-            return false;
-        }
-    }
-    Expr *a = bridge_load(cv, call->call.args[0], true, call->span);
-    Expr *b = a ? bridge_load(cv, call->call.args[1], false, call->span) : NULL;
+    Expr *a = bridge_load(cv, call->call.args[0], true, kw_flag(call, "a_trans"), 0, call->span);
+    Expr *b = a ? bridge_load(cv, call->call.args[1], false, kw_flag(call, "b_trans"), 0, call->span) : NULL;
     if (!b) return false;
     Expr *mm = ir_call(c, OP_TILE_MATMUL, (Expr *[]){ a, b }, 2);
     mm->span = call->span;
     if (!ir_deduce_call(c, mm)) return false;
-    int64_t M = ir_type_dim(call->call.args[0]->type, 0);
-    if (M % 16) {                                   /* valid rows of a row-padded product */
+    int64_t M = ir_type_dim(call->type, 0);
+    if (M != ir_type_dim(mm->type, 0)) {            /* valid rows of a row-padded product */
         TileView v = ir_implicit_view(mm->type);
         v.nvalid = 2;
         v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
@@ -250,14 +292,12 @@ static bool convert_matmul_acc(Conv *cv, Stmt *s) {
                    "region (acc = pl.matmul(...) first); accumulating into a tensor is not supported by ptoc yet");
         return false;
     }
-    const AttrVal *at = ir_attr_get(&call->call.kwargs, "a_trans"), *bt = ir_attr_get(&call->call.kwargs, "b_trans");
-    if ((at && at->i) || (bt && bt->i) || call->call.nargs > 3 || ir_attr_get(&call->call.kwargs, "init_cond")) {
-        diag_error(cv->ctx->diag, call->span, "tensor.matmul_acc inside pl.at with a_trans / b_trans / init_cond is not supported "
-                   "by ptoc yet");
+    if (call->call.nargs > 3 || ir_attr_get(&call->call.kwargs, "init_cond")) {
+        diag_error(cv->ctx->diag, call->span, "tensor.matmul_acc inside pl.at with init_cond is not supported by ptoc yet");
         return false;
     }
-    Expr *a = bridge_load(cv, call->call.args[1], true, call->span);
-    Expr *b = a ? bridge_load(cv, call->call.args[2], false, call->span) : NULL;
+    Expr *a = bridge_load(cv, call->call.args[1], true, kw_flag(call, "a_trans"), ir_type_dim(acc->type, 0), call->span);
+    Expr *b = a ? bridge_load(cv, call->call.args[2], false, kw_flag(call, "b_trans"), 0, call->span) : NULL;
     if (!b) return false;
     Expr *mm = ir_call(c, OP_TILE_MATMUL_ACC, (Expr *[]){ acc, a, b }, 3);
     mm->span = call->span;

@@ -14,7 +14,11 @@
 
 #include <string.h>
 
-typedef struct { PassCtx *ctx; Function *f; Aff side; const EmkOpts *o; bool ok; VarMap gm; } Side;
+typedef struct {
+    PassCtx *ctx; Function *f; Aff side; const EmkOpts *o; bool ok;
+    VarMap gm;                 /* GM results stored by the other side -> the tensor stored into */
+    Stmt *before;              /* a statement boundary() wants right before the one it rewrote */
+} Side;
 
 static Expr *xcall(Side *sd, OpId op, Expr **args, int n, Span sp) {
     IrCtx *c = sd->ctx->ir;
@@ -56,7 +60,28 @@ static bool boundary(Side *sd, Stmt *s, Expr *call, Boundary b) {
     }
     else if (fence) e = xcall(sd, pop, NULL, 0, s->span);
     else {
-        if (!(e = pop_for(sd, b, s->assign.var, s->span))) return false;
+        Var *x = s->assign.var;
+        if (b == XB_V2C && x->type->space != MS_MAT) {
+            /* the cube receives into L1 (Mat); a move into L0 / Bias follows: x = tile.move(x__xcore) */
+            Type *mt = ir_type_copy(c, x->type);
+            mt->space = MS_MAT;
+            mt->view = NULL;
+            mt->memref = NULL;
+            Var *m = ir_var_new(c, arena_printf(c->arena, "%s__xcore", x->name), mt);
+            m->span = x->span;
+            if (!(e = pop_for(sd, b, m, s->span))) return false;
+            Stmt *ps = ir_assign(c, m, e);
+            ps->span = s->span;
+            sd->before = ps;
+            Expr *arg = ir_ref(m);
+            Expr *mv = ir_call(c, OP_TILE_MOVE, &arg, 1);
+            ir_attr_set(c, &mv->call.kwargs, "target_memory", ir_av_mem(x->type->space));
+            ir_deduce_call(c, mv);
+            mv->span = s->span;
+            s->assign.value = mv;
+            return true;
+        }
+        if (!(e = pop_for(sd, b, x, s->span))) return false;
         s->assign.value = e;
         return true;
     }
@@ -96,6 +121,8 @@ static void strip_carries(Side *sd, Stmt *s) {
             if (k < rv->len) drop_var(rv, k);
             drop_yield_value(body, k);
         }
+        /* a loop left without carries has no yield */
+        if (!it->len && body->len && body->items[body->len - 1]->kind == ST_YIELD && !body->items[body->len - 1]->yield.n) body->len--;
     } else if (s->kind == ST_IF) {
         for (int k = s->if_.return_vars.len - 1; k >= 0; k--) {
             if (!other_side(sd, s->if_.return_vars.items[k])) continue;
@@ -162,7 +189,15 @@ static bool keep_list(Side *sd, StmtList *l) {
         Expr *call = pass_stmt_call(s);
         Boundary b = call ? emk_boundary(call) : XB_NONE;
         bool keep = true;
-        if (b != XB_NONE) keep = boundary(sd, s, call, b);
+        if (b != XB_NONE) {
+            sd->before = NULL;
+            keep = boundary(sd, s, call, b);
+            if (keep && sd->before) {        /* the pop into L1, then the move: its tfree follows the move's uses */
+                ir_list_insert(sd->ctx->ir, l, i, sd->before);
+                insert_tfree(sd, l, i, sd->before->assign.var);
+                i++;
+            }
+        }
         else {
             Aff a = emk_stmt_aff(s);
             if (a != AFF_SHARED && !(a & sd->side)) keep = false;
@@ -288,7 +323,7 @@ static void sink_pops(StmtList *l) {
 }
 
 bool emk_keep_side(PassCtx *ctx, Function *f, StmtList *l, Aff side, const EmkOpts *o) {
-    Side sd = { ctx, f, side, o, true, {0} };
+    Side sd = { ctx, f, side, o, true, {0}, NULL };
     bool ok = keep_list(&sd, l);
     if (ok && sd.gm.len) ir_subst_stmts(ctx->ir, l, &sd.gm);
     ir_varmap_free(&sd.gm);

@@ -6,7 +6,8 @@
  *   space of its consumers when that is Vec or Mat, else Vec (a GM load never lands in L0).
  *   Phase 2/3: an input in a space its op does not accept gets one tile.move into the first
  *   accepted space per (producer, space) per statement list, inserted before the consumer and named
- *   <orig>_<Space>; e.g. an untiled matmul's Mat operands are moved to Left / Right.
+ *   <orig>_<Space>; e.g. an untiled matmul's Mat operands are moved to Left / Right. A
+ *   tile.transpose_view stays in its source's space (Vec, or Mat for a transposed matmul operand).
  * Not yet: the spec's Phase 4 (hoisting loop-invariant bridge loads out of sequential loops) — the
  *   programs ptoc accepts load their operands outside loops. */
 #include "pass/pass.h"
@@ -25,6 +26,8 @@ static int accepted(OpId op, int i, MemSpace out[3]) {
     case OP_TILE_MATMUL_BIAS: out[0] = i == 0 ? MS_LEFT : i == 1 ? MS_RIGHT : MS_BIAS; return i < 3;
     case OP_TILE_EXTRACT: if (i) return 0; out[0] = MS_MAT; out[1] = MS_ACC; out[2] = MS_VEC; return 3;
     case OP_TILE_STORE: if (i) return 0; out[0] = MS_ACC; out[1] = MS_VEC; out[2] = MS_MAT; return 3;
+    /* a zero-copy view stays where its source is: a Mat one is a transposed matmul operand */
+    case OP_TILE_TRANSPOSE_VIEW: if (i) return 0; out[0] = MS_VEC; out[1] = MS_MAT; return 2;
     default:
         if (op != OP_NONE && (ir_op_info(op)->flags & OPF_VEC)) { out[0] = MS_VEC; return 1; }   /* the vector unit reads UB */
         return 0;

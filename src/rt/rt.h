@@ -32,6 +32,9 @@ void rt_record_gm(RtAccessSink *s, int param, int64_t lo, int64_t hi, bool write
  * buffer (e.g. a column slice) is staged: gathered into a packed copy before the task's first block
  * and scattered back after its last block when the argument is written. Returns false after
  * reporting to diag. *cycles receives the simulated duration of the block. */
+/* The core shape of a block (values as the runtime's RtCoreKind): one AIC, one AIV, or a whole
+ * cluster for a mixed task. */
+typedef enum { RT_CALL_AIC = 1, RT_CALL_AIV = 2, RT_CALL_MIX = 3 } RtCallCore;
 typedef struct RtKernelCall {
     const Function *kernel;        /* the AIC/AIV function being called */
     void **args; int nargs;        /* tensor data pointers, parameter order */
@@ -42,6 +45,9 @@ typedef struct RtKernelCall {
     int64_t block_idx, block_num;
     int task_id;                   /* index into RtResult.tasks */
     RtAccessSink *gm_sink;         /* non-NULL when the race check wants the block's GM accesses */
+    RtCallCore core;               /* where the block runs (the per-core timeline, driver/timeline.c) */
+    int core_index;                /* AIC or AIV index; for RT_CALL_MIX the cluster c = AIC c + AIV 2c, 2c+1 */
+    int64_t start_cycle;           /* the block's start in run-wide simulated cycles */
 } RtKernelCall;
 typedef bool (*RtRunKernel)(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag);
 

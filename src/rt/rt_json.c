@@ -4,6 +4,9 @@
  * Addresses are not the host's: heap addresses change from run to run, so every buffer is shown at
  * an address of a virtual global memory instead (from RT_VGM_BASE, in order of first appearance in
  * the task list, 512-byte aligned), and two runs of one program write identical files.
+ * Beyond spec §13 each task names its function ("kernel") and core shape ("core": aic | aiv | mix |
+ * none); a mixed task (its callee a Group function) lists its member kernels ("kernels": [{name,
+ * core}]) and their ids in kernel_ids [aic, aiv0, aiv1].
  * Requires: the submitted tasks and recorded edges. Produces: a malloc'd JSON text. */
 #include "rt/rt_internal.h"
 
@@ -125,16 +128,66 @@ static const char *rt_arg_type_name(ArgDir d) {
     return names[d];
 }
 
-static void rt_json_task(JsonW *w, const RtTask *t, const RtVgm *vgm) {
+/* The member kernels of a mixed task: the AIC / AIV functions its Group callee calls, in statement
+ * order (as the orchestration emitter lists them in MixedKernels, back/orch.c). */
+typedef struct RtMembers { const Function *fn[3]; RtCoreKind core[3]; int n; } RtMembers;
+
+static void rt_group_members(const Function *g, RtMembers *m) {
+    memset(m, 0, sizeof *m);
+    for (int s = 0; s < g->body.len && m->n < 3; s++) {
+        const Stmt *st = g->body.items[s];
+        const Expr *x = st->kind == ST_ASSIGN ? st->assign.value : st->kind == ST_EVAL ? st->eval.expr : NULL;
+        if (!x || x->kind != EX_CALL || !x->call.callee) continue;
+        RtCoreKind k = rt_kernel_core(x->call.callee);
+        if (k != RT_CORE_AIC && k != RT_CORE_AIV) continue;
+        m->fn[m->n] = x->call.callee;
+        m->core[m->n++] = k;
+    }
+}
+
+static int rt_json_func_id(const Rt *rt, const char *name) {
+    for (int i = 0; i < rt->func_names.len; i++)
+        if (strcmp(rt->func_names.data[i], name) == 0) return i;
+    return -1;
+}
+
+/* kernel_ids [aic, aiv0, aiv1] (spec §13) and, for a mixed task, "kernels": [{name, core}]. */
+static void rt_json_kernels(JsonW *w, const Rt *rt, const RtTask *t) {
+    int ids[3] = { -1, -1, -1 };
+    RtMembers m = { .n = 0 };
+    if (t->core == RT_CORE_MIX && t->kernel && t->kernel->type == FT_GROUP) {
+        rt_group_members(t->kernel, &m);
+        for (int i = 0, nv = 0; i < m.n; i++) {
+            int id = rt_json_func_id(rt, m.fn[i]->name);
+            if (m.core[i] == RT_CORE_AIC) ids[0] = id;
+            else if (nv < 2) ids[1 + nv++] = id;
+        }
+    } else if (t->core == RT_CORE_AIC || t->core == RT_CORE_MIX) ids[0] = t->func_id;
+    else if (t->core == RT_CORE_AIV) ids[1] = t->func_id;
+    json_key(w, "kernel_ids");
+    json_arr_begin(w);
+    for (int i = 0; i < 3; i++) json_int(w, ids[i]);
+    json_arr_end(w);
+    if (!m.n) return;
+    json_key(w, "kernels");
+    json_arr_begin(w);
+    for (int i = 0; i < m.n; i++) {
+        json_obj_begin(w);
+        json_key(w, "name"); json_str(w, m.fn[i]->name);
+        json_key(w, "core"); json_str(w, m.core[i] == RT_CORE_AIC ? "aic" : "aiv");
+        json_obj_end(w);
+    }
+    json_arr_end(w);
+}
+
+static void rt_json_task(JsonW *w, const Rt *rt, const RtTask *t, const RtVgm *vgm) {
+    static const char *core_names[] = { "none", "aic", "aiv", "mix" };
     json_obj_begin(w);
     json_key(w, "task_id"); rt_json_u64(w, t->id);
     json_key(w, "scope"); json_str(w, t->manual ? "manual" : "auto");
-    json_key(w, "kernel_ids");
-    json_arr_begin(w);
-    json_int(w, t->core == RT_CORE_AIC || t->core == RT_CORE_MIX ? t->func_id : -1);
-    json_int(w, t->core == RT_CORE_AIV ? t->func_id : -1);
-    json_int(w, -1);
-    json_arr_end(w);
+    json_key(w, "kernel"); json_str(w, t->kernel ? t->kernel->name : "alloc_tensors");
+    json_key(w, "core"); json_str(w, core_names[t->core]);
+    rt_json_kernels(w, rt, t);
     json_key(w, "block_num"); json_int(w, t->block_num);
     if (!t->kernel) { json_key(w, "alloc"); json_bool(w, true); }
     json_key(w, "args");
@@ -234,7 +287,7 @@ char *rt_deps_json(const Rt *rt) {
     json_obj_begin(&w);
     json_key(&w, "tasks");
     json_arr_begin(&w);
-    for (int i = 0; i < rt->tasks.len; i++) rt_json_task(&w, &rt->tasks.data[i], &vgm);
+    for (int i = 0; i < rt->tasks.len; i++) rt_json_task(&w, rt, &rt->tasks.data[i], &vgm);
     json_arr_end(&w);
     rt_json_tensors(&w, rt, &vgm);
     json_key(&w, "edges");

@@ -12,6 +12,9 @@
 
 #include <string.h>
 
+_Static_assert((int)RT_CALL_AIC == (int)RT_CORE_AIC && (int)RT_CALL_AIV == (int)RT_CORE_AIV &&
+               (int)RT_CALL_MIX == (int)RT_CORE_MIX, "RtKernelCall.core takes RtCoreKind values");
+
 typedef struct { int64_t key; int idx; } RtHeapItem;
 typedef VEC(RtHeapItem) RtHeap;
 
@@ -109,7 +112,8 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         int64_t free_at = rt_claim(cores, t->core, &slot);
         int64_t start = (free_at > t->ready ? free_at : t->ready) + dispatch, cyc = 0;
         RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos,
-                              rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL };
+                              rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL,
+                              (RtCallCore)t->core, slot, start };
         ok = rt->run(rt->ud, &call, &cyc, rt->diag);
         if (cyc < 0) cyc = 0;
         rt_release(cores, t->core, slot, start + cyc);

@@ -37,10 +37,18 @@ static int rt_func_id(Rt *rt, const char *name) {
     return rt->func_names.len - 1;
 }
 
+/* A Group (mixed) callee's ids are its member kernels', numbered as back/orch.c numbers them (deps.json
+ * kernel_ids); the group's own name gets an id only when it is submitted. */
+static void rt_scan_group(Expr *e, void *ud) {
+    if (e->kind == EX_CALL && e->call.callee && (e->call.callee->type == FT_AIC || e->call.callee->type == FT_AIV))
+        rt_func_id(ud, e->call.callee->name);
+}
+
 static void rt_scan_call(Expr *e, void *ud) {
     Rt *rt = ud;
     if (e->kind != EX_CALL || !e->call.callee || rt_kernel_core(e->call.callee) == RT_CORE_NONE) return;
-    rt_func_id(rt, e->call.callee->name);
+    if (e->call.callee->type == FT_GROUP) ir_visit_exprs((StmtList *)&e->call.callee->body, rt_scan_group, rt);
+    else rt_func_id(rt, e->call.callee->name);
     const AttrVal *dirs = ir_attr_get(&e->call.attrs, "arg_directions");
     if (!dirs || dirs->kind != AV_LIST) return;
     for (int i = 0; i < dirs->nitems && i < e->call.nargs; i++)

@@ -317,14 +317,16 @@ static bool break_deadlock(SimGroup *g) {
             SimDyn *d;
             if (!blocked_head(s, p, &d)) continue;
             const MirInst *i = d->inst;
+            if (g->n > 1) sb_free(&sb);         /* a group: one message per blocked head, naming its kernel */
             if (sb.len) sb_puts(&sb, "; ");
             if (i->op == MI_WAIT_FLAG)
                 sb_printf(&sb, "wait_flag(%s, %s, EVENT_ID%d) at line %d can never be satisfied", mir_pipe_name(i->src_pipe),
                           mir_pipe_name(i->dst_pipe), d->event, i->loc.line);
             else sim_xcore_blocked(s, d, &sb);
+            if (g->n > 1) sim_add_msg(s, false, "sync: deadlock: %s%s", sim_kernel_tag(s), sb_cstr(&sb));
             if (!bs || d->t_issue < head_of(bs, best)->t_issue) { bs = s; best = p; }
         }
-        if (sb.len) sim_add_msg(s, false, "sync: deadlock: %s%s", sim_kernel_tag(s), sb_cstr(&sb));
+        if (sb.len && g->n == 1) sim_add_msg(s, false, "sync: deadlock: %s", sb_cstr(&sb));
         sb_free(&sb);
     }
     PTOC_ASSERT(bs, "pipe engine stuck without a blocked wait");

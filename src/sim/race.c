@@ -59,8 +59,8 @@ void sim_race_init(SimRun *s) {
  * AIC's and the AIV's parameters aliasing one tensor share it), sized by the largest parameter on it;
  * a parameter without data gets a region of its own. */
 void sim_race_group_init(SimGroup *g) {
-    const void *ptrs[SIM_GROUP_MAX * 64];
-    int64_t base[SIM_GROUP_MAX * 64], len[SIM_GROUP_MAX * 64];
+    const void *ptrs[SIM_GROUP_MAX * 256];
+    int64_t base[SIM_GROUP_MAX * 256], len[SIM_GROUP_MAX * 256];
     int nreg = 0;
     int64_t total = 0;
     for (int pass = 0; pass < 2; pass++) {       /* pass 0: region sizes; pass 1: bases and the params' views */
@@ -183,20 +183,50 @@ static bool ordered(const SimRun *s, const SimRun *er, const SimDyn *e, const Si
     return er == s && e->pipe == d->pipe && d->pipe == PIPE_V && s->t->id == TGT_A5;
 }
 
+/* Does e's GM access (of run er, on the same data) touch a byte of [lo, hi)? Granules are 32 bytes:
+ * two cores writing neighbouring parts of a row (a left / right split) share one without a conflict.
+ * Exact for ND windows and single elements; anything else counts as overlapping. */
+static bool gm_exact_overlap(const SimRun *er, const SimDyn *e, int64_t lo, int64_t hi) {
+    const MirInst *i = e->inst;
+    if (i->param < 0) return true;
+    const MirParam *p = &er->k->params[i->param];
+    int64_t eb = dtype_bytes(p->dtype);
+    if (i->op == MI_GGETVAL || i->op == MI_GSETVAL) return e->off0 * eb < hi && lo < (e->off0 + 1) * eb;
+    if ((i->op != MI_TLOAD && i->op != MI_TSTORE) || p->rank < 2 || eb <= 0) return true;
+    SimGm g;
+    sim_gm_geometry(p, &g);
+    if (g.nz || g.cs != 1 || g.rs <= 0) return true;
+    const MirBuf *b = &er->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
+    int64_t xlo = lo / eb, xhi = (hi + eb - 1) / eb;            /* elements [xlo, xhi) */
+    int64_t r0 = xlo / g.rs, r1 = (xhi - 1) / g.rs;
+    if (r0 < e->off0) r0 = e->off0;
+    if (r1 > e->off0 + b->valid_rows - 1) r1 = e->off0 + b->valid_rows - 1;
+    for (int64_t r = r0; r <= r1; r++) {
+        int64_t a0 = r * g.rs + e->off1, a1 = a0 + b->valid_cols;
+        if (a0 < xhi && xlo < a1) return true;
+    }
+    return false;
+}
+
+/* A conflict with an access of another core on GM that the granule shows but the bytes do not. */
+static bool false_sharing(const SimRun *s, const SimRun *er, const SimDyn *e, const MirAccess *a) {
+    return er != s && a->space == MS_DDR && !gm_exact_overlap(er, e, s->gm_lo, s->gm_hi);
+}
+
 /* The checks of one access against one granule's state. */
 static void check(SimRun *s, const SimDyn *d, int32_t self, const SimShadow *x, bool write, bool acc_read,
                   const MirAccess *a) {
     if (x->w && x->w != self) {
         SimRun *er = run_of(s, x->w);
         const SimDyn *e = dyn_of(s, x->w);
-        if (!ordered(s, er, e, d)) report(s, write ? K_WAW : K_RAW, er, e, d, a);
+        if (!ordered(s, er, e, d) && !false_sharing(s, er, e, a)) report(s, write ? K_WAW : K_RAW, er, e, d, a);
     }
     if (!write && !acc_read) return;
     for (int q = 0; q < SIM_SLOTS; q++) {
         if (!x->r[q] || x->r[q] == self) continue;
         SimRun *er = run_of(s, x->r[q]);
         const SimDyn *e = dyn_of(s, x->r[q]);
-        if (ordered(s, er, e, d)) continue;
+        if (ordered(s, er, e, d) || false_sharing(s, er, e, a)) continue;
         if (write) report(s, K_WAR, er, e, d, a);
         else if (e->pipe != d->pipe || er != s) report(s, K_RAR, er, e, d, a);
     }
@@ -241,12 +271,14 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
     int eb = dtype_bytes(p->dtype);
     if (i->op == MI_GGETVAL || i->op == MI_GSETVAL) {          /* one element, at element offset off0 */
         int64_t g = d->off0 * eb / SIM_GRANULE;
+        s->gm_lo = d->off0 * eb; s->gm_hi = s->gm_lo + eb;
         if (g >= 0 && g < n) touch(s, d, sh, g, g, write, a);
         return;
     }
     const MirBuf *b = &s->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
     SimGm g;
     sim_gm_geometry(p, &g);
+    s->gm_lo = a->lo; s->gm_hi = a->hi;
     if (p->rank < 2 || b->valid_cols <= 0) { touch(s, d, sh, 0, n - 1, write, a); return; }
     int64_t step = g.nz ? g.c0 - (d->off1 % g.c0) : b->valid_cols;   /* columns per contiguous run */
     for (int64_t c = 0; c < b->valid_cols; c += step, step = g.nz ? g.c0 : step) {
@@ -255,6 +287,7 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
             int64_t lo = sim_gm_offset(&g, d->off0 + r, d->off1 + c) * eb;
             int64_t hi = lo + ((run - 1) * (g.nz ? 1 : g.cs) + 1) * eb;
             if (lo < 0 || hi > a->hi) continue;   /* out of bounds: the instruction reports it */
+            s->gm_lo = lo; s->gm_hi = hi;
             touch(s, d, sh, lo / SIM_GRANULE, (hi - 1) / SIM_GRANULE, write, a);
         }
     }

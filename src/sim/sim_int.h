@@ -15,6 +15,7 @@
 #define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
 #define SIM_GROUP_MAX 3          /* cores of one cluster run together: the AIC and two AIV lanes */
 #define SIM_VC (SIM_GROUP_MAX * PIPE_COUNT)   /* vector clock width: one entry per (core, pipe) */
+#define SIM_MAX_SLOTS 1024       /* slot_num accepted by the simulator (ring slots are int16) */
 #define SIM_ID_BITS 26           /* shadow ids: (core << SIM_ID_BITS) | (dynamic index + 1); SIM_MAX_DYN < 2^26 */
 
 /* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into
@@ -146,6 +147,7 @@ typedef struct SimRun {
     int32_t known[PIPE_COUNT][SIM_VC];
     SimShadow *gm_sh;            /* GM shadow (the core's, or the group's shared one) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
+    int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
     VEC(SimRace) reported;
     bool failed;                 /* a hard error happened */
 } SimRun;

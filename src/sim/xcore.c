@@ -42,8 +42,10 @@ void sim_ring_slots(SimRun *s, SimDyn *d) {
 
 static bool check_xcore(SimRun *s, const MirInst *i) {
     const char *op = mir_op_name(i->op);
-    if ((int)i->xdir < 0 || i->xdir > XDIR_V2C || (int)i->split < 0 || i->split > MSPLIT_LEFT_RIGHT || i->slot_num < 1)
-        return sim_hard_error(s, i, "%s: invalid direction %d, split %d or slot_num %d", op, (int)i->xdir, (int)i->split, i->slot_num);
+    if ((int)i->xdir < 0 || i->xdir > XDIR_V2C || (int)i->split < 0 || i->split > MSPLIT_LEFT_RIGHT || i->slot_num < 1 ||
+        i->slot_num > SIM_MAX_SLOTS)
+        return sim_hard_error(s, i, "%s: invalid direction %d, split %d or slot_num %d (1..%d)", op, (int)i->xdir, (int)i->split,
+                              i->slot_num, SIM_MAX_SLOTS);
     bool aic = s->k->core == CORE_AIC;
     MirXDir want = (i->op == MI_TPUSH) == aic ? XDIR_C2V : XDIR_V2C;
     if (i->xdir != want)
@@ -62,6 +64,7 @@ static bool check_xcore(SimRun *s, const MirInst *i) {
     }
     if (i->sync_only) return true;
     int b = i->op == MI_TPUSH ? i->src0 : i->dst;
+    if (b >= 32767) return sim_hard_error(s, i, "%s: buffer id %d too large for the simulator's ring bookkeeping", op, b);
     if (i->op == MI_TFREE) return b < 0 || b < s->k->nbufs ? true : sim_hard_error(s, i, "tfree: invalid buffer %d", b);
     if (b < 0 || b >= s->k->nbufs) return sim_hard_error(s, i, "%s without its %s buffer", op, i->op == MI_TPUSH ? "source" : "ring");
     const MirBuf *buf = &s->k->bufs[b];
@@ -246,9 +249,14 @@ static void exec_free(SimRun *s, const SimDyn *d, int64_t end) {
     }
     int lanes[2], nl = lanes_of(s, i, lanes);
     for (int l = 0; l < nl; l++) {
+        SimChan *c = chan(s, i, lanes[l]);
+        if (c->fr.len >= c->npop && b >= 0)   /* nothing orders the pop before the release (a fence's slot holds nothing) */
+            sim_add_msg(s, false, "sync: kernel %s: tfree of the %s channel (lane %d) at line %d ran before the tpop whose slot it "
+                        "releases (no flag orders the pop and the slot's uses before it)", s->k->name, xdir_name(i->xdir), lanes[l],
+                        i->loc.line);
         SimXFree f = { .time = end + (int64_t)s->t->xcore_flag_cycles };
         stamp(s, d, f.vc);
-        vec_push(&chan(s, i, lanes[l])->fr, f);
+        vec_push(&c->fr, f);
     }
 }
 
@@ -266,14 +274,13 @@ void sim_xcore_blocked(SimRun *s, const SimDyn *d, StrBuf *sb) {
     for (int l = 0; l < nl; l++) {
         SimChan *c = chan(s, i, lanes[l]);
         if (i->op == MI_TPOP && c->npop >= c->ent.len) {
-            sb_printf(sb, "%stpop from the %s channel (lane %d) at line %d waits for a push that never comes", sb->len ? "; " : "",
-                      xdir_name(i->xdir), lanes[l], i->loc.line);
+            sb_printf(sb, "tpop from the %s channel (lane %d) at line %d waits for a push that never comes", xdir_name(i->xdir),
+                      lanes[l], i->loc.line);
             return;
         }
         if (i->op == MI_TPUSH && c->ent.len - c->slot_num >= c->fr.len) {
-            sb_printf(sb, "%stpush to the %s channel (lane %d) at line %d waits for a free slot that is never released "
-                      "(all %d slots full, no tfree frees one)", sb->len ? "; " : "", xdir_name(i->xdir), lanes[l], i->loc.line,
-                      c->slot_num);
+            sb_printf(sb, "tpush to the %s channel (lane %d) at line %d waits for a free slot that is never released "
+                      "(all %d slots full, no tfree frees one)", xdir_name(i->xdir), lanes[l], i->loc.line, c->slot_num);
             return;
         }
     }

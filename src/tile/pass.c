@@ -1,5 +1,6 @@
 /* pass — how AutoTileMatmulL0 fills an L0TileConfig for a plain or accumulating matmul
- * (chooser.md §13): target capacities and cost model, alignments, gates from the pass options;
+ * (chooser.md §13): target capacities and cost model, alignments (raised by transposed operands'
+ * ZN boxes, §12.1), gates from the pass options;
  * plus the biased-matmul adjustments (box-derived alignments, bias-table caps on n). */
 #include "tile/tile.h"
 
@@ -45,6 +46,15 @@ void tile_pass_config(L0TileConfig *g, const Target *t, int64_t M, int64_t N, in
     g->allow_k_boundary = true;
     if (o->box_align_m > 0) g->box_align_m = o->box_align_m;
     if (o->box_align_n > 0) g->box_align_n = o->box_align_n;
+    if (o->lhs_zn_rows > g->align_m) {              /* an INT8 A^T: 32-row boxes along M */
+        g->align_m = o->lhs_zn_rows;
+        if (g->min_m < g->align_m) g->min_m = g->align_m;
+        if (g->box_align_m < g->align_m) g->box_align_m = g->align_m;
+    }
+    if (o->rhs_zn_rows > g->align_k) {              /* an INT8 B^T: 32-row boxes along K */
+        g->align_k = o->rhs_zn_rows;
+        if (g->min_k < g->align_k) g->min_k = g->align_k;
+    }
 }
 
 static int64_t tile_max3(int64_t a, int64_t b, int64_t c) {

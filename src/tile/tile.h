@@ -98,6 +98,9 @@ typedef struct TilePassOpts {
     bool force_output_stationary;         /* closes the AS / BS gates */
     bool is_matmul_acc;                   /* tile.matmul_acc -> c_read */
     int64_t box_align_m, box_align_n;     /* canonical split-K M/N path: lhs box rows, rhs box cols (0 = 1) */
+    /* transposed operands (a ZN view of an NZ Mat load, a_trans / b_trans): the box rows of the left
+     * one step M, of the right one K (chooser.md §12.1: 32 / element bytes rows); 0 = untransposed */
+    int64_t lhs_zn_rows, rhs_zn_rows;
 } TilePassOpts;
 
 /* tile.matmul_bias only: the operand box shapes (0 = unknown) and where the bias lives. */
@@ -108,7 +111,9 @@ typedef struct TileBiasInfo {
 
 void tile_pass_opts_defaults(TilePassOpts *o);
 /* Non-biased matmul: capacities, cost model, align/min from the target, l0c_align_m for the
- * accumulator dtype, gates from the options, allow_padding = false, allow_k_boundary = true.
+ * accumulator dtype, gates from the options, allow_padding = false, allow_k_boundary = true; a
+ * transposed operand's box rows above the fractal alignment raise align/min of M (left, and the
+ * M box) or K (right). The caller checks M / K are multiples of them.
  * Element sizes are dtype_bytes (0 for sub-byte dtypes: the pass skips those before the call). */
 void tile_pass_config(L0TileConfig *cfg, const Target *t, int64_t M, int64_t N, int64_t K, DType a, DType b,
                       DType c, const TilePassOpts *o);

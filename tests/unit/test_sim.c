@@ -35,6 +35,21 @@ TEST(test_layout_offsets) {
     }
 }
 
+/* A transposed matmul operand: an NZ [R, C] Mat tile seen as ZN [C, R] (tile.transpose_view) is the
+ * same storage, element for element, for every cube element size and ragged (partial-box) shapes. */
+TEST(test_layout_nz_zn_transpose_view) {
+    const int64_t shapes[][2] = { { 64, 48 }, { 100, 80 }, { 80, 100 }, { 8, 40 }, { 48, 200 } };
+    for (int eb = 1; eb <= 4; eb *= 2)
+        for (int s = 0; s < 5; s++) {
+            int64_t R = shapes[s][0], C = shapes[s][1];
+            bool ok = true;
+            for (int64_t i = 0; i < R && ok; i++)
+                for (int64_t j = 0; j < C; j++)
+                    if (sim_layout_offset(NZ, 512, eb, R, C, i, j) != sim_layout_offset(ZN, 512, eb, C, R, j, i)) ok = false;
+            CHECK_MSG(ok, "NZ [%lld, %lld] == ZN view, %d-byte elements", (long long)R, (long long)C, eb);
+        }
+}
+
 /* ---- the reference matmul kernel ---- */
 typedef struct MM { uint16_t *a, *b; float *c, *ref; } MM;
 
@@ -142,6 +157,7 @@ TEST(test_matmul_missing_sync) {
 
 int main(void) {
     RUN(test_layout_offsets);
+    RUN(test_layout_nz_zn_transpose_view);
     RUN(test_matmul_kernel);
     RUN(test_matmul_missing_sync);
     return test_summary();

@@ -332,6 +332,23 @@ TEST(test_pass_config) {
     CHECK_EQ_INT(r.estimated_cost_cycles, 11787);
 }
 
+/* Transposed INT8 operands (ZN boxes of 32 rows) step M (A^T) and K (B^T) by 32; FP16 ones change nothing. */
+TEST(test_pass_config_trans) {
+    TilePassOpts o;
+    tile_pass_opts_defaults(&o);
+    o.lhs_zn_rows = o.rhs_zn_rows = 32;
+    L0TileConfig g;
+    tile_pass_config(&g, target_get(TGT_A2A3), 320, 256, 256, DT_INT8, DT_INT8, DT_INT32, &o);
+    CHECK(g.align_m == 32 && g.min_m == 32 && g.box_align_m == 32 && g.align_k == 32 && g.min_k == 32 && g.align_n == 16);
+    L0TileResult r;
+    char err[256];
+    CHECK(tile_choose_l0(&g, &r, err, sizeof err));
+    CHECK(r.m % 32 == 0 && r.k % 32 == 0);
+    o.lhs_zn_rows = o.rhs_zn_rows = 16;
+    tile_pass_config(&g, target_get(TGT_A2A3), 320, 256, 256, DT_FP16, DT_FP16, DT_FP32, &o);
+    CHECK(g.align_m == 16 && g.box_align_m == 1 && g.align_k == 16);
+}
+
 TEST(test_pass_config_bias) {
     const Target *t = target_get(TGT_A2A3);
     TilePassOpts o;
@@ -810,6 +827,7 @@ int main(void) {
     RUN(test_already_l0_sized);
     RUN(test_c_read_only_traffic);
     RUN(test_pass_config);
+    RUN(test_pass_config_trans);
     RUN(test_pass_config_bias);
     RUN(test_overflow_is_illegal);
     RUN(test_oracle_random);

@@ -1,0 +1,36 @@
+# pypto.program: matmul_trans
+import pypto.language as pl
+
+
+@pl.program
+class matmul_trans:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def matmul_trans_incore_0(self, a: pl.Tensor[[512, 100], pl.FP16, pl.MemRef("mem_ddr_0", pl.const(0, pl.INT64), 102400)], b: pl.Tensor[[80, 512], pl.FP16, pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 81920)], c: pl.Out[pl.Tensor[[100, 80], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 32000)]]) -> pl.Tensor[[100, 80], pl.FP32]:
+        mem_mat_3: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 114688)
+        mem_mat_4: pl.Ptr = pl.tile.alloc(pl.Mem.Mat, 81920)
+        mem_acc_5: pl.Ptr = pl.tile.alloc(pl.Mem.Acc, 35840)
+        mem_left_6: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 28672)
+        mem_right_7: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 20480)
+        mem_left_8: pl.Ptr = pl.tile.alloc(pl.Mem.Left, 28672)
+        mem_right_9: pl.Ptr = pl.tile.alloc(pl.Mem.Right, 20480)
+        a__tile: pl.Tile[[512, 112], pl.FP16, pl.MemRef(mem_mat_3, pl.const(0, pl.INT64), 114688), pl.Mem.Mat, pl.TileView(valid_shape=[512, 100])] = pl.tile.load(a, [0, 0], [512, 112], [512, 100], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        a__tile_t: pl.Tile[[112, 512], pl.FP16, pl.MemRef(mem_mat_3, pl.const(0, pl.INT64), 114688), pl.Mem.Mat, pl.TileView(valid_shape=[100, 512], blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)] = pl.tile.transpose_view(a__tile)
+        b__tile: pl.Tile[[80, 512], pl.FP16, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 81920), pl.Mem.Mat] = pl.tile.load(b, [0, 0], [80, 512], [80, 512], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        b__tile_t: pl.Tile[[512, 80], pl.FP16, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 81920), pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)] = pl.tile.transpose_view(b__tile)
+        t__l0_init_v0: pl.Tile[[112, 80], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 35840), pl.Mem.Acc] = pl.tile.create([112, 80], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        for ko__idx_v1, (t__iter_v2,) in pl.range(0, 512, 256, init_values=(t__l0_init_v0,)):
+            t__l0a_v3: pl.Tile[[112, 128], pl.FP16, pl.MemRef(mem_left_6, pl.const(0, pl.INT64), 28672), pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile_t, 0, ko__idx_v1, [112, 128], target_memory=pl.Mem.Left, attrs={"pipeline_membership": "0:0"})
+            t__l0b_v4: pl.Tile[[128, 80], pl.FP16, pl.MemRef(mem_right_7, pl.const(0, pl.INT64), 20480), pl.Mem.Right] = pl.tile.extract(b__tile_t, ko__idx_v1, 0, [128, 80], target_memory=pl.Mem.Right, attrs={"pipeline_membership": "0:0"})
+            t__l0a_v3_1: pl.Tile[[112, 128], pl.FP16, pl.MemRef(mem_left_8, pl.const(0, pl.INT64), 28672), pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile_t, 0, ko__idx_v1 + 128, [112, 128], target_memory=pl.Mem.Left, attrs={"pipeline_membership": "0:1"})
+            t__l0b_v4_1: pl.Tile[[128, 80], pl.FP16, pl.MemRef(mem_right_9, pl.const(0, pl.INT64), 20480), pl.Mem.Right] = pl.tile.extract(b__tile_t, ko__idx_v1 + 128, 0, [128, 80], target_memory=pl.Mem.Right, attrs={"pipeline_membership": "0:1"})
+            t__acc_v5: pl.Tile[[112, 80], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 35840), pl.Mem.Acc] = pl.tile.matmul_acc(t__iter_v2, t__l0a_v3, t__l0b_v4, ko__idx_v1 == 0)
+            t__acc_v5_1: pl.Tile[[112, 80], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 35840), pl.Mem.Acc] = pl.tile.matmul_acc(t__acc_v5, t__l0a_v3_1, t__l0b_v4_1, ko__idx_v1 + 128 == 0)
+            t__rv_v6: pl.Tile[[112, 80], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 35840), pl.Mem.Acc] = pl.yield_(t__acc_v5_1)
+        t__valid_v7: pl.Tile[[112, 80], pl.FP32, pl.MemRef(mem_acc_5, pl.const(0, pl.INT64), 35840), pl.Mem.Acc, pl.TileView(valid_shape=[100, 80])] = pl.tile.set_validshape(t__rv_v6, 100, 80)
+        c__store: pl.Tensor[[100, 80], pl.FP32, pl.MemRef("mem_ddr_2", pl.const(0, pl.INT64), 32000)] = pl.tile.store(t__valid_v7, [0, 0], c)
+        return c
+
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def matmul_trans(self, a: pl.Tensor[[512, 100], pl.FP16], b: pl.Tensor[[80, 512], pl.FP16], c: pl.Out[pl.Tensor[[100, 80], pl.FP32]]) -> pl.Tensor[[100, 80], pl.FP32]:
+        c__ssa_v0: pl.Tensor[[100, 80], pl.FP32] = self.matmul_trans_incore_0(a, b, c)
+        return c__ssa_v0

@@ -1,0 +1,52 @@
+# pypto.program: mixed
+import pypto.language as pl
+
+
+@pl.program
+class mixed:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def mixed_0_aic(self, a: pl.Tensor[[33, 64], pl.FP16], b: pl.Tensor[[64, 80], pl.FP16], bias: pl.Tensor[[33, 80], pl.FP32], out: pl.Out[pl.Tensor[[33, 80], pl.FP32]]) -> pl.Tensor[[33, 80], pl.FP32]:
+        a__tile: pl.Tile[[48, 64], pl.FP16, pl.Mem.Mat, pl.TileView(valid_shape=[33, 64])] = pl.tile.load(a, [0, 0], [48, 64], [33, 64], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        b__tile: pl.Tile[[64, 80], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [64, 80], [64, 80], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
+        acc__l0_init_v0: pl.Tile[[48, 80], pl.FP32, pl.Mem.Acc] = pl.tile.create([48, 80], target_memory=pl.Mem.Acc, dtype=pl.FP32)
+        acc__l0a_v1: pl.Tile[[48, 64], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile, 0, 0, [48, 64], target_memory=pl.Mem.Left)
+        acc__l0b_v2: pl.Tile[[64, 80], pl.FP16, pl.Mem.Right] = pl.tile.extract(b__tile, 0, 0, [64, 80], target_memory=pl.Mem.Right)
+        acc__acc_v3: pl.Tile[[48, 80], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc__l0_init_v0, acc__l0a_v1, acc__l0b_v2, True)
+        acc__valid_v4: pl.Tile[[48, 80], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[33, 80])] = pl.tile.set_validshape(acc__acc_v3, 33, 80)
+        pl.tile.tpush_to_aiv(acc__valid_v4, split=1, slot_num=2)
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def mixed_0_aiv0(self, a: pl.Tensor[[33, 64], pl.FP16], b: pl.Tensor[[64, 80], pl.FP16], bias: pl.Tensor[[33, 80], pl.FP32], out: pl.Out[pl.Tensor[[33, 80], pl.FP32]]) -> pl.Tensor[[33, 80], pl.FP32]:
+        pl.func_attr({"lane": 0})
+        bias__vec: pl.Tile[[17, 80], pl.FP32, pl.Mem.Vec] = pl.tile.load(bias, [0, 0], [17, 80], [17, 80], target_memory=pl.Mem.Vec)
+        acc__vec: pl.Tile[[17, 80], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic([17, 80], split=1, slot_num=2, dtype=pl.FP32)
+        t__tmp_v0: pl.Tile[[17, 80], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc__vec, bias__vec)
+        pl.tile.tfree_to_aic(acc__vec, split=1, slot_num=2)
+        t__tmp_v1: pl.Tile[[17, 80], pl.FP32, pl.Mem.Vec] = pl.tile.relu(t__tmp_v0)
+        out__store: pl.Tensor[[33, 80], pl.FP32] = pl.tile.store(t__tmp_v1, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def mixed_0_aiv1(self, a: pl.Tensor[[33, 64], pl.FP16], b: pl.Tensor[[64, 80], pl.FP16], bias: pl.Tensor[[33, 80], pl.FP32], out: pl.Out[pl.Tensor[[33, 80], pl.FP32]]) -> pl.Tensor[[33, 80], pl.FP32]:
+        pl.func_attr({"lane": 1})
+        bias__vec: pl.Tile[[16, 80], pl.FP32, pl.Mem.Vec] = pl.tile.load(bias, [17, 0], [16, 80], [16, 80], target_memory=pl.Mem.Vec)
+        acc__vec: pl.Tile[[16, 80], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic([16, 80], split=1, slot_num=2, dtype=pl.FP32)
+        t__tmp_v0: pl.Tile[[16, 80], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc__vec, bias__vec)
+        pl.tile.tfree_to_aic(acc__vec, split=1, slot_num=2)
+        t__tmp_v1: pl.Tile[[16, 80], pl.FP32, pl.Mem.Vec] = pl.tile.relu(t__tmp_v0)
+        out__store: pl.Tensor[[33, 80], pl.FP32] = pl.tile.store(t__tmp_v1, [17, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def mixed_0(self, a: pl.Tensor[[33, 64], pl.FP16], b: pl.Tensor[[64, 80], pl.FP16], bias: pl.Tensor[[33, 80], pl.FP32], out: pl.Out[pl.Tensor[[33, 80], pl.FP32]]) -> pl.Tensor[[33, 80], pl.FP32]:
+        pl.func_attr({"split": 1})
+        mixed_0_aic_ret: pl.Tensor[[33, 80], pl.FP32] = self.mixed_0_aic(a, b, bias, out)
+        mixed_0_aiv0_ret: pl.Tensor[[33, 80], pl.FP32] = self.mixed_0_aiv0(a, b, bias, out)
+        mixed_0_aiv1_ret: pl.Tensor[[33, 80], pl.FP32] = self.mixed_0_aiv1(a, b, bias, out)
+        return mixed_0_aiv1_ret
+
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def mixed(self, a: pl.Tensor[[33, 64], pl.FP16], b: pl.Tensor[[64, 80], pl.FP16], bias: pl.Tensor[[33, 80], pl.FP32], out: pl.Out[pl.Tensor[[33, 80], pl.FP32]]) -> pl.Tensor[[33, 80], pl.FP32]:
+        out__ssa_v0: pl.Tensor[[33, 80], pl.FP32] = self.mixed_0(a, b, bias, out)
+        return out__ssa_v0
