@@ -1,10 +1,10 @@
-# Status: open on main (328bf16). Found by progfuzz (seed 332 of `--seed 1 --count 400`, a mix_loop
+# Status: fixed on main in 7fb72bf (empty yields dropped with their carries); kept as found, on 328bf16. Found by progfuzz (seed 332 of `--seed 1 --count 400`, a mix_loop
 # region under --verify-roundtrip), minimised by hand. Side: ExpandMixedKernel's output as printed.
 # `ptoc run --verify-roundtrip` fails (the run itself is OK):
 #   error: [internal] round trip after 09_after_ExpandMixedKernel.py: the printed program does not parse
 #   back: 09_after_ExpandMixedKernel.py:16:13: error: pl.yield_ in a loop without init_values
 # The carried value lives on the AIV side; the AIC kernel's copy of the loop has no init_values left but
-# still prints `pl.yield_()`. progfuzz skips the round trip on mixed programs unless mix_roundtrip is on.
+# still prints `pl.yield_()`. progfuzz skipped the round trip on mixed programs behind mix_roundtrip (on since the fix).
 import pypto.language as pl
 
 

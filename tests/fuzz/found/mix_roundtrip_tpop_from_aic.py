@@ -1,12 +1,12 @@
-# Status: open on main (328bf16). Found by progfuzz (every 4th seed runs --verify-roundtrip; seeds 32,
+# Status: fixed on main in 7fb72bf (pops take a shape); kept as found, on 328bf16. Found by progfuzz (every 4th seed runs --verify-roundtrip; seeds 32,
 # 52, 60, 64, ... of `--seed 1 --count 400`), minimised by the reducer. Side: the IR printer / parser.
 # `ptoc run --verify-roundtrip` fails:
 #   error: [internal] round trip after 09_after_ExpandMixedKernel.py: the printed program does not parse
 #   back: 09_after_ExpandMixedKernel.py:21:83: error: tile.tpop_from_aic: the first argument must be a
 #   tensor or a tile
 # The printer writes `pl.tile.tpop_from_aic([16, 64], split=0, slot_num=2, dtype=pl.FP32)` (a shape
-# first); the parser wants a tensor or tile there. tpop_from_aiv prints the same way. progfuzz skips the
-# round trip on programs with a mixed region unless feature mix_roundtrip is on.
+# first); the parser wants a tensor or tile there. tpop_from_aiv printed the same way. progfuzz skipped the
+# round trip on programs with a mixed region behind feature mix_roundtrip (on since the fix).
 import pypto.language as pl
 
 

@@ -1,4 +1,4 @@
-# Status: open on main (328bf16). Found by progfuzz (default features with mix_granule on; seeds 87,
+# Status: fixed on main in 4f71719 (cross-core GM false sharing filtered exactly); kept as found, on 328bf16. Found by progfuzz (default features with mix_granule on; seeds 87,
 # 145, 246, 334, 354 of `--seed 1 --count 400`), minimised by the reducer. Side: the simulator's race
 # detector or the mixed-kernel lowering (which one is right is for their owners).
 # `ptoc run` reports:
@@ -10,7 +10,7 @@
 # columns = 16 B per lane), with LEFT_RIGHT 72 FP32 columns (36 + 36: tests/e2e/mixed_leftright_ragged_bf16.py
 # fails this way on main), and under UP_DOWN with an unaligned row stride (y [17, 65] FP16). Either the
 # hardware's GM stores are byte-exact and the detector is too coarse, or they are not and the lowering
-# must not split such stores. progfuzz steers around it unless feature mix_granule is on.
+# must not split such stores. progfuzz steered around it behind feature mix_granule (on since the fix).
 import pypto.language as pl
 
 

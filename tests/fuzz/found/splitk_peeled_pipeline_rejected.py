@@ -1,4 +1,4 @@
-# Status: open on main (regression of d345862 "an impossible Acc carry is a located error"; compiled
+# Status: fixed on main in 7fb72bf; was a regression of d345862 "an impossible Acc carry is a located error"; compiled
 # and matched before). Found by progfuzz (feature splitk, the peeled spelling: seed 733 of `--seed 1
 # --count 800` and about 4% of default seeds), minimised by the reducer. Side: MaterializeSemanticAliases.
 # `ptoc run` rejects it:
