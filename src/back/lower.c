@@ -235,6 +235,18 @@ static void lower_call(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     case OP_TILE_TFREE_TO_AIC: case OP_TILE_TFREE_TO_AIV:
         lower_xcore(l, b, v, c, sp);
         return;
+    case OP_TILE_GET_BLOCK_IDX: case OP_TILE_GET_BLOCK_NUM: case OP_TILE_GET_SUBBLOCK_IDX: {
+        /* SPMD queries read a kernel variable the simulator fills per block ("block_idx", "block_num"
+         * from SimOptions, "subblock_idx" from the kernel's AIV lane); nothing writes it */
+        if (!v) return;
+        const char *name = c->call.op == OP_TILE_GET_BLOCK_IDX ? "block_idx"
+                         : c->call.op == OP_TILE_GET_BLOCK_NUM ? "block_num" : "subblock_idx";
+        int var = -1;
+        for (int j = 0; j < l->k->nvars && var < 0; j++)     /* one variable per query: the .pto defines it once */
+            if (strcmp(l->k->vars[j], name) == 0) var = j;
+        bind_scalar(l, v, mir_var(l->k, var >= 0 ? var : mir_add_var(l->k, name)));
+        return;
+    }
     default:
         if (c->call.op != OP_NONE && (ir_op_info(c->call.op)->flags & OPF_VEC) && (ir_op_info(c->call.op)->flags & OPF_TILE)) {
             lower_vec(l, b, v, c, sp);

@@ -30,7 +30,7 @@ typedef struct OrchEmit {
     VEC(const Var *) dep_vars;          /* vars named in explicit deps */
     VEC(const Var *) task_vars;         /* call results -> task handles (parallel to task_names) */
     VEC(const char *) task_names;
-    VEC(const Expr *) spmd;             /* enclosing SC_SPMD core_num */
+    VEC(const Stmt *) spmd;             /* enclosing SC_SPMD scopes (core_num, sync_start) */
 } OrchEmit;
 
 static void oe_line(OrchEmit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -354,7 +354,9 @@ static void oe_call(OrchEmit *e, const Var *var, const Expr *call) {
     const AttrVal *bn = ir_attr_get(&call->call.attrs, "block_num");
     if (bn && bn->kind == AV_INT) oe_line(e, "%s.launch_spec.set_block_num(%lld);", params, (long long)bn->i);
     else if (bn && bn->kind == AV_EXPR) oe_line(e, "%s.launch_spec.set_block_num(%s);", params, oe_str(e, bn->expr));
-    else if (e->spmd.len) oe_line(e, "%s.launch_spec.set_block_num(%s);", params, oe_str(e, vec_last(&e->spmd)));
+    else if (e->spmd.len) oe_line(e, "%s.launch_spec.set_block_num(%s);", params, oe_str(e, vec_last(&e->spmd)->scope.core_num));
+    const AttrVal *ss = e->spmd.len ? ir_attr_get(&vec_last(&e->spmd)->scope.kwargs, "sync_start") : NULL;
+    if (ss && ss->kind == AV_BOOL && ss->i) oe_line(e, "%s.launch_spec.set_require_sync_start(true);", params);
     const AttrVal *deps = ir_attr_get(&call->call.attrs, "deps");
     if (!deps) deps = ir_attr_get(&call->call.kwargs, "deps");
     if (deps && deps->kind == AV_LIST && deps->nitems) {
@@ -467,7 +469,7 @@ static void oe_scope(OrchEmit *e, const Stmt *s) {
         return;
     }
     if (s->scope.kind == SC_SPMD) {
-        vec_push(&e->spmd, s->scope.core_num);
+        vec_push(&e->spmd, s);
         oe_list_stmts(e, &s->scope.body, NULL);
         e->spmd.len--;
         return;

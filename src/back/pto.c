@@ -592,6 +592,19 @@ static void emit_block(Pto *p, const MirBlock *b, StrBuf *o, int ind) {
     for (int j = 0; j < b->len; j++) emit_inst(p, b->items[j], o, ind);
 }
 
+/* The SPMD queries (lower.c) read kernel variables "block_idx" / "block_num" / "subblock_idx" that no
+ * instruction defines: they come from the hidden ABI parameters (ir_and_passes.md §10 header). */
+static const char *const spmd_vars[3] = { "block_idx", "block_num", "subblock_idx" };
+static bool spmd_var_used(const Kernel *k, int which) {
+    for (int v = 0; v < k->nvars; v++) {
+        if (strcmp(k->vars[v], spmd_vars[which]) != 0) continue;
+        bool param = false;
+        for (int j = 0; j < k->nparams; j++) param |= !k->params[j].is_tensor && k->params[j].var == v + 1;
+        if (!param) return true;
+    }
+    return false;
+}
+
 /* pto.make_tensor_view per tensor parameter, pto.alloc_tile per buffer */
 static void emit_decls(Pto *p, StrBuf *o) {
     static const char *layouts[] = { "nd", "dn", "nz" };
@@ -651,7 +664,11 @@ void back_print_pto(const Kernel *k, const Target *t, StrBuf *out) {
             sb_printf(out, ": %s", dtype_is_float(prm->dtype) ? "f32" : "index");
         }
     }
+    bool spmd = spmd_var_used(k, 0) || spmd_var_used(k, 1) || spmd_var_used(k, 2);
+    for (int w = 0; spmd && w < 3; w++) sb_printf(out, "%s%%__pypto_spmd_%s: i32", k->nparams || w ? ", " : "", spmd_vars[w]);
     sb_printf(out, ") attributes {pto.kernel_kind = #pto.kernel_kind<%s>} {\n", k->core == CORE_AIC ? "cube" : "vector");
+    for (int w = 0; w < 3; w++)
+        if (spmd_var_used(k, w)) sb_printf(out, "    %%%s = arith.index_cast %%__pypto_spmd_%s : i32 to index\n", spmd_vars[w], spmd_vars[w]);
     for (int j = 0; j < p.consts.len; j++) {
         const PtoConst *c = &p.consts.data[j];
         StrBuf n = { 0 };

@@ -139,7 +139,8 @@ void drv_binding_merge(const DrvSession *s, const FrontBinding *b, FrontBinding 
         if (!has_name(m, n, s->in_args.data[i].name)) m[n++] = s->in_args.data[i];
     for (int i = 0; b && i < b->nargs; i++)
         if (!has_name(m, n, b->args[i].name)) m[n++] = b->args[i];
-    *out = (FrontBinding){ m, n, b ? b->defines : NULL, b ? b->ndefines : 0 };
+    /* the target's core counts: pl.system.available_cluster_count() / available_aiv_count() */
+    *out = (FrontBinding){ m, n, b ? b->defines : NULL, b ? b->ndefines : 0, s->opt.target->num_aic, s->opt.target->num_aiv };
     *args = m;
 }
 

@@ -197,7 +197,7 @@ static bool check_entry(DrvSession *s) {
 
 /* The -D NAME=VALUE options as a FrontBinding (ints, floats, True / False). */
 static bool defines_binding(DrvSession *s, FrontArg *out, FrontBinding *b) {
-    *b = (FrontBinding){ NULL, 0, out, 0 };
+    *b = (FrontBinding){ NULL, 0, out, 0, 0, 0 };
     for (int i = 0; i < s->opt.ndefines; i++) {
         const char *d = s->opt.defines[i], *eq = strchr(d, '=');
         FrontArg a = { .span = SPAN_NONE };
@@ -287,7 +287,7 @@ bool drv_load_text(DrvSession *s, const char *name, const char *text, const char
 bool drv_load_file(DrvSession *s, const char *path, const char *entry) {
     FrontArg *margs = NULL;
     int n = drv_main_binding(&s->opt, path, entry, &margs);
-    FrontBinding b = { margs, n, NULL, 0 };
+    FrontBinding b = { margs, n, NULL, 0, 0, 0 };
     bool ok = drv_load_file_bound(s, path, entry, n ? &b : NULL);
     drv_main_binding_free(margs, n);
     return ok;

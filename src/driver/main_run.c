@@ -278,7 +278,7 @@ static void run_call(MR *m, const MbStmt *st) {
     bool ok = bind_args(m, st, j, ca, &n);
     FrontArg fa[64];
     to_front_args(ca, n, fa, st->span);
-    FrontBinding b = { fa, n, NULL, 0 };
+    FrontBinding b = { fa, n, NULL, 0, 0, 0 };
     Compiled *c = specialisation(m, j->name, &b, ok);
     DrvSession *s = c->s;
     ok = ok && drv_loaded(s);

@@ -36,6 +36,7 @@ typedef struct FrontBinding {
     int nargs;
     const FrontArg *defines;
     int ndefines;
+    int cluster_count, aiv_count;   /* the target's, for pl.system.available_*_count() (0: a2a3's 24 / 48) */
 } FrontBinding;
 
 /* entry: the @pl.jit function or @pl.program class to compile (NULL = the default choice,

@@ -161,6 +161,13 @@ bool front_is_identifier(const char *s);
 /* ir_fold, failing the parse when folding reported an error (overflow, division by zero). */
 Expr *front_fold(Parser *p, Expr *e);
 
+/* SPMD (spmd.c): `for i in pl.spmd(...)` after the dotted name (name / nsp: the loop variable, ksp:
+ * pl.spmd); `with pl.spmd(...)` after the dotted name; pl.system.available_*_count() after the dotted
+ * name d (NULL without an error when d is neither). */
+bool front_parse_spmd_for(Parser *p, StmtList *body, Span sp, const char *name, Span nsp, Span ksp);
+bool front_parse_spmd_with(Parser *p, StmtList *body, Span sp, Span ksp);
+Expr *front_system_count(Parser *p, const char *d, Span sp);
+
 /* expressions and attribute values (parse_expr.c) */
 Expr *front_parse_expr(Parser *p);
 bool front_parse_attr_value(Parser *p, AttrVal *out);

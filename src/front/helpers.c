@@ -98,7 +98,7 @@ static bool parse_helper_args(Parser *p, const JitHelper *h, const char **names,
 
 /* The tensor arguments of the first call bind the helper's parameters (shape and dtype). */
 static void call_binding(const CallArgs *ca, const char **names, FrontArg *fa, FrontBinding *b) {
-    *b = (FrontBinding){ fa, 0, NULL, 0 };
+    *b = (FrontBinding){ fa, 0, NULL, 0, 0, 0 };
     for (int i = 0; i < ca->n; i++) {
         const Expr *e = ca->args[i];
         const Type *t = e->type;

@@ -317,6 +317,7 @@ static Expr *parse_pl(Parser *p) {
     if (strcmp(d, "pl.dim") == 0 || strcmp(d, "pl.tensor.dim") == 0) return parse_dim_call(p, d, sp);
     Expr *b = parse_scalar_builtin(p, d, sp);
     if (b || p->failed) return b;
+    if ((b = front_system_count(p, d, sp)) || p->failed) return b;
     static const char *const stmt_only[] = { "pl.yield_", "pl.range", "pl.parallel", "pl.unroll", "pl.pipeline", "pl.while_",
                                              "pl.func_attr", "pl.at", "pl.scope", "pl.spmd", "pl.cluster", "pl.cond", NULL };
     for (int i = 0; stmt_only[i]; i++)

@@ -559,8 +559,15 @@ static bool parse_for(Parser *p, StmtList *body, Span sp) {
         if (strcmp(kind, kinds[i]) == 0) k = i;
     if (kind && strcmp(kind, "range") == 0) k = 0;
     if (kind && strcmp(kind, "pl.while_") == 0 && !h.loop_name) return parse_while_iter(p, body, &h, sp);
+    if (kind && strcmp(kind, "pl.spmd") == 0) {          /* sugar for an SPMD launch of one kernel (spmd.c) */
+        if (!h.loop_name || h.ncarry) {
+            front_error(p, ksp, "for ... in pl.spmd(N) takes one loop variable (the block index) and no loop-carried values");
+            return false;
+        }
+        return front_parse_spmd_for(p, body, sp, h.loop_name, h.loop_span, ksp);
+    }
     if (k < 0 || !h.loop_name) {
-        front_error(p, ksp, "expected pl.range(...), pl.parallel(...), pl.unroll(...) or pl.pipeline(..., stage=F) after 'in'");
+        front_error(p, ksp, "expected pl.range(...), pl.parallel(...), pl.unroll(...), pl.pipeline(..., stage=F) or pl.spmd(N) after 'in'");
         return false;
     }
     LoopArgs a = { 0 };
@@ -659,7 +666,7 @@ static bool parse_with(Parser *p, StmtList *body, Span sp) {
     if (strcmp(kind, "pl.at") == 0) sk = SC_INCORE;
     else if (strcmp(kind, "pl.scope") == 0) sk = SC_RUNTIME;
     else if (strcmp(kind, "pl.manual_scope") == 0) { sk = SC_RUNTIME; manual = true; }
-    else if (strcmp(kind, "pl.spmd") == 0) sk = SC_SPMD;
+    else if (strcmp(kind, "pl.spmd") == 0) return front_parse_spmd_with(p, body, sp, ksp);
     else if (strcmp(kind, "pl.cluster") == 0) sk = SC_CLUSTER;
     else {
         front_error(p, ksp, "unknown scope '%s' (scopes: pl.at(level=...), pl.scope(), pl.spmd(N), pl.cluster())", kind);
@@ -668,10 +675,6 @@ static bool parse_with(Parser *p, StmtList *body, Span sp) {
     Stmt *s = push(p, body, ir_scope(p->c, sk), sp);
     s->scope.manual = manual;
     if (!front_expect_op(p, "(", "after the scope name")) return false;
-    if (sk == SC_SPMD) {
-        if (!(s->scope.core_num = front_parse_expr(p))) return false;
-        if (!front_accept_op(p, ",") && !front_is_op(p, ")")) return front_expect_op(p, ")", "to close pl.spmd(...)");
-    }
     while (!p->failed && !front_is_op(p, ")")) {
         Tok *key = front_peek(p, 0);
         if (key->kind != TK_NAME || !front_is_op_at(p, 1, "=")) { front_error(p, key->span, "expected a keyword option such as level=pl.Level.CORE_GROUP"); return false; }

@@ -137,14 +137,18 @@ static bool exec_while(InterpCtx *c, InterpFrame *f, const Stmt *s) {
 /* SPMD scopes run their body once per block (sequentially); other scopes just run the body. */
 static bool exec_scope(InterpCtx *c, InterpFrame *f, const Stmt *s) {
     if (s->scope.kind != SC_SPMD || !s->scope.core_num) return exec_stmts(c, f, &s->scope.body);
-    int64_t n, saved = c->block_idx;
+    int64_t n, saved = c->block_idx, saved_num = c->block_num;
     if (!interp_eval_int(c, f, s->scope.core_num, &n)) return false;
-    for (int64_t b = 0; b < n && !f->returned; b++) {
+    if (n < 1) return interp_fail(c, s->span, "pl.spmd: core_num must be a positive integer, got %lld", (long long)n);
+    bool ok = true;
+    c->block_num = n;
+    for (int64_t b = 0; b < n && !f->returned && ok; b++) {
         c->block_idx = b;
-        if (!exec_stmts(c, f, &s->scope.body)) { c->block_idx = saved; return false; }
+        ok = exec_stmts(c, f, &s->scope.body);
     }
     c->block_idx = saved;
-    return true;
+    c->block_num = saved_num;
+    return ok;
 }
 
 static bool exec_stmt(InterpCtx *c, InterpFrame *f, const Stmt *s) {
@@ -357,7 +361,7 @@ static void pack_arg(const Type *ty, const InterpArray *a, void *data) {
 }
 
 bool interp_run(const Program *p, const char *entry, InterpTensor *args, int nargs, DiagSink *diag) {
-    InterpCtx c = { .prog = p, .diag = diag };
+    InterpCtx c = { .prog = p, .diag = diag, .block_num = 1 };
     if (!p) return interp_fail(&c, SPAN_NONE, "no program");
     const Function *fn = find_entry(&c, p, entry);
     if (!fn) return false;

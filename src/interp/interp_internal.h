@@ -58,6 +58,7 @@ typedef struct InterpCtx {
     DiagSink *diag;
     int depth;                  /* call depth */
     int64_t block_idx;          /* current SPMD block (0 outside SPMD scopes) */
+    int64_t block_num;          /* its SPMD scope's core_num (1 outside SPMD scopes) */
 } InterpCtx;
 
 /* One function activation. */

@@ -436,6 +436,10 @@ static bool dispatch(OpArgs *a, InterpFrame *f, InterpValue *out) {
     case OP_TILE_LOAD: return op_load(a, out);
     case OP_TILE_STORE: return op_store(a, out);
     case OP_TILE_ALLOC: *out = (InterpValue){ .kind = IV_PTR }; return true;
+    /* SPMD queries: the blocks run one after another (exec_scope), each a single AIV lane */
+    case OP_TILE_GET_BLOCK_IDX: *out = (InterpValue){ .kind = IV_INT, .i = a->c->block_idx }; return true;
+    case OP_TILE_GET_BLOCK_NUM: *out = (InterpValue){ .kind = IV_INT, .i = a->c->block_num }; return true;
+    case OP_TILE_GET_SUBBLOCK_IDX: *out = (InterpValue){ .kind = IV_INT, .i = 0 }; return true;
     case OP_TILE_EXTRACT: return op_extract(a, out);
     case OP_TILE_MOVE: return op_move(a, out);
     case OP_TILE_SET_VALIDSHAPE: return op_set_validshape(a, out);

@@ -7,7 +7,12 @@
  *   - pl.spmd / pl.cluster / pl.at at another level: not inside a kernel (the orchestration launches
  *     blocks and clusters), and pl.cluster / other levels not at all;
  *   - no 'return' inside a region (it would return from the kernel, not from the function);
- *   - no load, move, extract, matmul or slice used as a statement (its result would have no home).
+ *   - no load, move, extract, matmul or slice used as a statement (its result would have no home);
+ *   - no pl.spmd inside a pl.spmd (one launch has one block count); its body launches exactly one
+ *     kernel: a sole pl.at region (the parser wraps an inline body in one) or one kernel call
+ *     followed only by the unpacking of its results; the block queries
+ *     (pl.tile.get_block_idx() / get_block_num() / get_subblock_idx()) only inside a kernel: a
+ *     region, a kernel function (which reads its launch's values) — not in orchestration code.
  * Requires: a parsed Program. Produces: located user errors through the sink; true when clean. */
 #include "ir/ir.h"
 
@@ -15,12 +20,26 @@ typedef struct ScopeCheck {
     const Function *fn;
     DiagSink *diag;
     const Stmt *region;          /* the enclosing pl.at region, NULL outside */
+    const Stmt *spmd;            /* the enclosing pl.spmd, NULL outside */
     bool ok;
 } ScopeCheck;
 
 static bool is_kernel_function(const Function *f) { return f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION; }
 
 static void check_list(ScopeCheck *k, const StmtList *l);
+
+static bool launches_one_kernel(const StmtList *b) {
+    for (int i = 0; i < b->len; i++)                   /* a nested pl.spmd: reported as such below */
+        if (b->items[i]->kind == ST_SCOPE && b->items[i]->scope.kind == SC_SPMD) return true;
+    if (b->len == 1 && b->items[0]->kind == ST_SCOPE && b->items[0]->scope.kind == SC_INCORE) return true;
+    if (!b->len) return false;
+    const Stmt *s = b->items[0];
+    const Expr *e = s->kind == ST_ASSIGN ? s->assign.value : s->kind == ST_EVAL ? s->eval.expr : NULL;
+    if (!e || e->kind != EX_CALL || e->call.op != OP_NONE) return false;
+    for (int i = 1; i < b->len; i++)
+        if (b->items[i]->kind != ST_ASSIGN || b->items[i]->assign.value->kind != EX_TUPLE_GET) return false;
+    return true;
+}
 
 static void check_scope(ScopeCheck *k, const Stmt *s) {
     const char *fname = k->fn->name;
@@ -61,15 +80,52 @@ static void check_scope(ScopeCheck *k, const Stmt *s) {
             k->ok = false;
             return;
         }
-        break;
+        if (k->spmd) {
+            diag_error(k->diag, s->span, "pl.spmd(...) inside the pl.spmd at line %d: one launch has one block count; launch the "
+                       "kernel once with the total number of blocks", k->spmd->span.line);
+            k->ok = false;
+            return;
+        }
+        if (!launches_one_kernel(&s->scope.body)) {
+            diag_error(k->diag, s->span, "the body of 'with pl.spmd(...)' must either read the block index (pl.tile.get_block_idx(): "
+                       "an inline kernel body) or launch exactly one kernel (a sole 'with pl.at(...)' region or one kernel "
+                       "call); this one does neither, so every block would do the same work");
+            k->ok = false;
+            return;
+        }
+        k->spmd = s;
+        check_list(k, &s->scope.body);
+        k->spmd = NULL;
+        return;
     case SC_RUNTIME: break;        /* a runtime scope only groups tasks: transparent anywhere */
     }
     check_list(k, &s->scope.body);
 }
 
+typedef struct { const Expr *query; } QueryFind;
+static void find_query(Expr *e, void *ud) {
+    QueryFind *q = ud;
+    if (!q->query && e->kind == EX_CALL && (e->call.op == OP_TILE_GET_BLOCK_IDX || e->call.op == OP_TILE_GET_BLOCK_NUM ||
+                                            e->call.op == OP_TILE_GET_SUBBLOCK_IDX))
+        q->query = e;
+}
+
+/* A block query of the orchestration (outside every region and kernel) has no block to ask about. */
+static void check_queries(ScopeCheck *k, const Stmt *s) {
+    if (k->region || is_kernel_function(k->fn) || (s->kind != ST_ASSIGN && s->kind != ST_EVAL)) return;
+    QueryFind q = { NULL };
+    ir_visit_expr(s->kind == ST_ASSIGN ? s->assign.value : s->eval.expr, find_query, &q);
+    if (!q.query) return;
+    diag_error(k->diag, s->span, "pl.%s() outside a kernel: the orchestration runs once, not per block; read it inside the "
+               "kernel (the body of 'for i in pl.spmd(N)', an inline 'with pl.spmd(N)' body, a pl.at region or a kernel function)",
+               ir_op_info(q.query->call.op)->name);
+    k->ok = false;
+}
+
 static void check_list(ScopeCheck *k, const StmtList *l) {
     for (int i = 0; i < l->len && k->ok; i++) {
         const Stmt *s = l->items[i];
+        check_queries(k, s);
         switch (s->kind) {
         case ST_SCOPE: check_scope(k, s); break;
         case ST_IF: check_list(k, &s->if_.then_body); check_list(k, &s->if_.else_body); break;
@@ -103,7 +159,7 @@ static void check_list(ScopeCheck *k, const StmtList *l) {
 bool ir_check_program(const Program *p, DiagSink *diag) {
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
-        ScopeCheck k = { p->funcs[i], diag, NULL, true };
+        ScopeCheck k = { p->funcs[i], diag, NULL, NULL, true };
         check_list(&k, &p->funcs[i]->body);
         ok &= k.ok;
     }

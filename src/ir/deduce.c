@@ -211,6 +211,9 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
     int64_t d[8];
     int n;
     switch (call->call.op) {
+    case OP_TILE_GET_BLOCK_IDX: case OP_TILE_GET_BLOCK_NUM: case OP_TILE_GET_SUBBLOCK_IDX:
+        call->type = ir_scalar_type(c, DT_INDEX);    /* SPMD queries: an index for offsets */
+        return 1;
     case OP_TILE_LOAD: {
         if (!is_shaped(a[0], TY_TENSOR)) return (int)fail(c, call, "tile.load: expected a tensor, got %s", describe(c, a[0]));
         if (!static_tuple(a[2], d, &n)) return (int)fail(c, call, "tile.load: the shape must be static");

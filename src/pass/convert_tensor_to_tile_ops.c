@@ -109,8 +109,10 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, bool trans, int64
     }
     if (!offs) offs = ir_int_tuple(c, (int64_t[]){ 0, 0 }, 2);
     int64_t o[2];
-    bool cacheable = cv->top && src->kind == EX_VAR && ctt_is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
+    bool invariant = src->kind == EX_VAR && ctt_is_in_param(cv->f, src->var) && offs->kind == EX_TUPLE &&
                      ir_is_const_int(offs->tuple.items[0], &o[0]) && ir_is_const_int(offs->tuple.items[1], &o[1]);
+    /* a constant window of a read-only parameter inside a loop or branch is loaded once, at entry */
+    bool cacheable = invariant, hoist = invariant && !cv->top;
     int64_t phys[2] = { dims[0], dims[1] };
     int mdim = trans ? 1 : 0, box = (int)lhs_row_box(operand->type->dtype, trans);   /* M: rows, or columns of A^T */
     if (is_lhs && phys[mdim] % box) phys[mdim] = (phys[mdim] + box - 1) / box * box;
@@ -136,7 +138,13 @@ static Expr *bridge_load(Conv *cv, Expr *operand, bool is_lhs, bool trans, int64
     Expr *load = ctt_load_call(c, src, offs, phys, dims, 2, MS_MAT, operand->span);
     if (!load) return NULL;
     ir_attr_set(c, &load->call.attrs, "__compiler_tensor_to_tile_mat_bridge", ir_av_bool(true));
-    Var *t = ctt_insert_before(cv, arena_printf(c->arena, "%s__tile", operand->var->name), load);
+    Var *t;
+    if (hoist) {
+        t = ir_var_new(c, arena_printf(c->arena, "%s__tile", operand->var->name), load->type);
+        Stmt *as = ir_assign(c, t, load);
+        as->span = operand->span;
+        vec_push(cv->entry_loads, as);                          /* inserted at the top by the driver */
+    } else t = ctt_insert_before(cv, arena_printf(c->arena, "%s__tile", operand->var->name), load);
     t->span = operand->span;
     if (cacheable && *cv->ncache < 32) cv->cache[(*cv->ncache)++] = (Loaded){ src->var, { o[0], o[1] }, { dims[0], dims[1] }, t };
     return trans ? transpose_view(cv, t, operand->span) : ir_ref(t);

@@ -287,9 +287,12 @@ static RtStatus rt_exec_scope(Rt *rt, const Stmt *s, RtFrame *fr) {
             rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "SPMD core_num must be a positive integer");
             return RS_ERROR;
         }
+        const AttrVal *ss = ir_attr_get(&s->scope.kwargs, "sync_start");
         vec_push(&rt->spmd, n.i);
+        vec_push(&rt->spmd_sync, ss && ss->kind == AV_BOOL && ss->i);
         RtStatus st = rt_exec_list(rt, &s->scope.body, fr);
         rt->spmd.len--;
+        rt->spmd_sync.len--;
         return st;
     }
     static const char *names[] = { "a pl.at region", "pl.scope", "pl.spmd", "pl.cluster", "a pl.at region at a level other than CORE_GROUP" };
@@ -380,6 +383,7 @@ static void rt_cleanup(Rt *rt) {
     rt_tm_free(&rt->tm);
     vec_free(&rt->scopes);
     vec_free(&rt->spmd);
+    vec_free(&rt->spmd_sync);
     vec_free(&rt->seen);
     vec_free(&rt->seen_epoch);
     vec_free(&rt->env);

@@ -72,6 +72,7 @@ typedef struct RtTask {
     RtCoreKind core;
     bool manual;
     int64_t block_num;
+    bool sync_start;                   /* all blocks start together (require_sync_start) */
     RtArg *args; int nargs;
     RtFanin *fanins; int nfanins;      /* deduplicated per producer, flags OR-ed */
     int64_t ready, start, end, cycles; /* simulated */
@@ -109,6 +110,7 @@ typedef struct Rt {
     VEC(void *) buffers;               /* runtime allocations (freed at the end) */
     VEC(RtScope) scopes;               /* runtime scope stack; depth 0 = implicit outer scope */
     VEC(int64_t) spmd;                 /* enclosing SC_SPMD core_num values */
+    VEC(bool) spmd_sync;               /* ... and their sync_start (runtime.md §9.2) */
     uint32_t ring_next[RT_NRINGS];
     VEC(int) seen;                     /* per task: fanin slot + 1 for the current submit epoch */
     VEC(int) seen_epoch;

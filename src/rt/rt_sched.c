@@ -80,6 +80,27 @@ static void rt_release(RtCores *c, RtCoreKind k, int slot, int64_t end) {
     else { c->aic[slot] = end; c->aiv[2 * slot] = end; c->aiv[2 * slot + 1] = end; }
 }
 
+/* A sync-start cohort (runtime.md §9.2): all blocks hold a core before any starts, so every block
+ * starts when the last of the n earliest-free cores is free. Submit checked n fits on the device. */
+static int64_t rt_cohort_start(RtCores *c, RtCoreKind k, int64_t n, int64_t ready) {
+    int64_t *aic = malloc(sizeof(int64_t) * (size_t)(c->naic + 1)), *aiv = malloc(sizeof(int64_t) * (size_t)(c->naiv + 1));
+    PTOC_ASSERT(aic && aiv, "out of memory");
+    memcpy(aic, c->aic, sizeof(int64_t) * (size_t)c->naic);
+    memcpy(aiv, c->aiv, sizeof(int64_t) * (size_t)c->naiv);
+    int64_t start = ready;
+    for (int64_t b = 0; b < n; b++) {                 /* hold each claimed core so the next block takes another */
+        int slot;
+        int64_t free_at = rt_claim(c, k, &slot);
+        if (free_at > start) start = free_at;
+        rt_release(c, k, slot, INT64_MAX);
+    }
+    memcpy(c->aic, aic, sizeof(int64_t) * (size_t)c->naic);
+    memcpy(c->aiv, aiv, sizeof(int64_t) * (size_t)c->naiv);
+    free(aic);
+    free(aiv);
+    return start;
+}
+
 /* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
 static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
     RtTask *t = &rt->tasks.data[ti];
@@ -107,10 +128,11 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
     int64_t dispatch = (int64_t)(rt->tgt->dispatch_cycles + 0.5);
     bool ok = true;
     t->start = INT64_MAX; t->end = t->ready; t->cycles = 0;
+    int64_t ready = t->sync_start ? rt_cohort_start(cores, t->core, t->block_num, t->ready) : t->ready;
     for (int64_t b = 0; b < t->block_num && ok; b++) {
         int slot;
         int64_t free_at = rt_claim(cores, t->core, &slot);
-        int64_t start = (free_at > t->ready ? free_at : t->ready) + dispatch, cyc = 0;
+        int64_t start = (free_at > ready ? free_at : ready) + dispatch, cyc = 0;
         RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos,
                               rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL,
                               (RtCallCore)t->core, slot, start };

@@ -237,6 +237,18 @@ static bool rt_call_args(Rt *rt, const Expr *call, ArgDir *dirs, RtValue *vals) 
     return true;
 }
 
+/* require_sync_start (runtime.md §9.2): the whole cohort must fit on the device at once. */
+static bool rt_sync_start(Rt *rt, const Expr *call, RtCoreKind core, int64_t blocks, int ti) {
+    int64_t cap = core == RT_CORE_AIV ? rt->tgt->num_aiv : rt->tgt->num_aic;   /* MIX: one cluster per block */
+    if (blocks > cap)
+        return rt_fail(rt, RT_ERR_REQUIRE_SYNC_START_INVALID, call->span, "pl.spmd(%lld, sync_start=True) launching '%s': "
+                       "the %lld blocks must start together, but %s has only %lld %s; use at most %lld blocks or drop sync_start",
+                       (long long)blocks, call->call.callee->name, (long long)blocks, rt->tgt->name, (long long)cap,
+                       core == RT_CORE_AIV ? "AIV cores" : core == RT_CORE_AIC ? "AIC cores" : "clusters", (long long)cap);
+    rt->tasks.data[ti].sync_start = true;
+    return true;
+}
+
 bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out) {
     const Function *f = call->call.callee;
     RtCoreKind core = rt_kernel_core(f);
@@ -253,6 +265,7 @@ bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out) {
     if (!ok) { vec_free(&deps); return false; }
     int ti = rt_new_task(rt, f, core, blocks, call->span);
     if (ti < 0) { vec_free(&deps); return false; }
+    if (rt->spmd_sync.len && vec_last(&rt->spmd_sync) && !rt_sync_start(rt, call, core, blocks, ti)) { vec_free(&deps); return false; }
     RtArg *args = ARENA_ARRAY(rt->arena, RtArg, n ? n : 1);
     for (int i = 0; i < n; i++) {
         args[i].dir = dirs[i];

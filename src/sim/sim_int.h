@@ -138,7 +138,7 @@ typedef struct SimRun {
     SimEngine eng;
     SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
     /* cross-core channels, during the walk */
-    int32_t *ring_npop;          /* per buffer: TPOPs into it issued so far */
+    int32_t *ring_npop;          /* per ring (indexed by its first buffer): TPOPs into it issued so far */
     int16_t *ring_cur;           /* per buffer: slot of the latest TPOP into it */
     VEC(int32_t) pend[2];        /* per MirXDir: (buffer << 16 | slot) of pops issued and not yet freed, FIFO */
     int32_t pend_head[2];

@@ -82,8 +82,13 @@ bool sim_xcore_issue(SimRun *s, const MirInst *i, SimDyn *d) {
     if (i->op == MI_TPOP) {
         int b = i->sync_only ? -1 : i->dst, slot = 0;
         if (b >= 0) {
-            slot = s->ring_npop[b] % s->k->bufs[b].ring_slots;
-            s->ring_npop[b]++;
+            /* the slot count is the ring's, not the buffer's: tiles of several shapes (buffers) may be
+             * received through one ring, pop n taking slot n % slot_num */
+            int r = b;
+            for (int q = 0; q < b; q++)
+                if (s->k->bufs[q].ring_slots > 0 && s->k->bufs[q].space == s->k->bufs[b].space && s->k->bufs[q].addr == s->k->bufs[b].addr) { r = q; break; }
+            slot = s->ring_npop[r] % s->k->bufs[b].ring_slots;
+            s->ring_npop[r]++;
             s->ring_cur[b] = (int16_t)slot;
         }
         d->slot[0] = (int16_t)slot;

@@ -24,7 +24,7 @@ static Program *parse(Ctx *x, const FrontArg *args, int n) {
     diag_init(&x->diag);
     x->c = ir_ctx_new(&x->diag);
     x->src = (SrcFile){ "t.py", SRC, strlen(SRC) };
-    FrontBinding b = { args, n, NULL, 0 };
+    FrontBinding b = { args, n, NULL, 0, 0, 0 };
     return front_parse_bound(x->c, &x->src, NULL, &b);
 }
 

@@ -107,7 +107,7 @@ TEST(module_constants) {
     /* -D A=9: B follows; -D DYN=128 binds the dynamic dim; a define of a new name is added */
     FrontArg defs[3] = { { .name = "A", .kind = FA_INT, .ival = 9 }, { .name = "DYN", .kind = FA_INT, .ival = 128 },
                          { .name = "NEW", .kind = FA_FLOAT, .fval = 0.25 } };
-    FrontBinding b = { NULL, 0, defs, 3 };
+    FrontBinding b = { NULL, 0, defs, 3, 0, 0 };
     CHECK(front_module_consts(c, &src, &b, &m));
     check_int(&m, "A", 9);
     check_int(&m, "B", 4);
@@ -149,7 +149,7 @@ TEST(builder_scope) {
         sb_free(&sb);
     }
     FrontArg defs[1] = { { .name = "M", .kind = FA_INT, .ival = 128 } };
-    FrontBinding b = { NULL, 0, defs, 1 };
+    FrontBinding b = { NULL, 0, defs, 1, 0, 0 };
     p = front_parse_bound(c, &src, "P", &b);
     CHECK(p != NULL);
     if (p) {

@@ -324,6 +324,38 @@ TEST(test_spmd_scope) {
     env_close(&e);
 }
 
+/* with pl.spmd(3): i = get_block_idx(); n = get_block_num(); s = get_subblock_idx();
+ *   c = tensor.write(c, [i, 0], i * 10 + n + s)  -> row i starts with 10 i + 3; outside: 0, 1, 0 */
+TEST(test_spmd_queries) {
+    Env e;
+    env_open(&e);
+    IrCtx *c = e.c;
+    Function *f = ir_func_new(c, "sq", FT_ORCHESTRATION);
+    Var *out = param(c, f, "c", tt(c, DT_INT32, 4, 2), PD_INOUT);
+    Stmt *sc = ir_scope(c, SC_SPMD);
+    sc->scope.core_num = cint(c, 3);
+    Var *i = let(c, &sc->scope.body, "i", ded(c, mkop(c, OP_TILE_GET_BLOCK_IDX, 0)));
+    Var *n = let(c, &sc->scope.body, "n", ded(c, mkop(c, OP_TILE_GET_BLOCK_NUM, 0)));
+    Var *s = let(c, &sc->scope.body, "s", ded(c, mkop(c, OP_TILE_GET_SUBBLOCK_IDX, 0)));
+    CHECK(i->type->kind == TY_SCALAR && i->type->dtype == DT_INDEX);
+    Expr *v = ir_binary(c, BIN_ADD, ir_binary(c, BIN_ADD, ir_binary(c, BIN_MUL, ir_ref(i), cint(c, 10)), ir_ref(n)), ir_ref(s));
+    Expr *idx[2] = { ir_ref(i), cint(c, 0) };
+    let(c, &sc->scope.body, "c2", ded(c, mkop(c, OP_TENSOR_WRITE, 3, ir_ref(out), ir_tuple(c, idx, 2), v)));
+    ir_list_push(c, &f->body, sc);
+    Var *n0 = let(c, &f->body, "n0", ded(c, mkop(c, OP_TILE_GET_BLOCK_NUM, 0)));
+    Expr *idx3[2] = { cint(c, 3), cint(c, 1) };
+    let(c, &f->body, "c3", ded(c, mkop(c, OP_TENSOR_WRITE, 3, ir_ref(out), ir_tuple(c, idx3, 2), ir_ref(n0))));
+    int32_t cv[8] = { 0 };
+    InterpTensor args[1] = { { .dtype = DT_INT32, .rank = 2, .shape = { 4, 2 }, .data = cv } };
+    CHECK(interp_run(prog1(c, f), NULL, args, 1, &e.d));
+    CHECK_EQ_INT(cv[0], 3);
+    CHECK_EQ_INT(cv[2], 13);
+    CHECK_EQ_INT(cv[4], 23);
+    CHECK_EQ_INT(cv[7], 1);
+    CHECK_EQ_INT(e.d.nerrors, 0);
+    env_close(&e);
+}
+
 /* Runs a one-statement InCore function f(a [8, 8], flag) whose statement is built by mk; expects an
  * error containing `want`. */
 static void expect_error(Expr *(*mk)(IrCtx *, Var *, Var *), int64_t flag, const char *want) {
@@ -398,6 +430,7 @@ int main(void) {
     RUN(test_tuple_return);
     RUN(test_while_and_dynamic_dims);
     RUN(test_spmd_scope);
+    RUN(test_spmd_queries);
     RUN(test_errors);
     return test_summary();
 }

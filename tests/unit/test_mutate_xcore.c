@@ -72,6 +72,7 @@ TEST(test_mutants_mm_bias_lr_a5) { CHECK(mutate_program("examples/mm_bias_gelu_l
 TEST(test_mutants_mlp) { CHECK(mutate_program("examples/fused_mlp.py", "a2a3") > 0); }
 TEST(test_mutants_fence) { CHECK(mutate_program("tests/e2e/mixed_gm_fence_fp16.py", "a2a3") > 0); }
 TEST(test_mutants_loop) { CHECK(mutate_program("tests/e2e/mixed_loop_slots1_fp16.py", "a2a3") > 0); }
+TEST(test_mutants_attention_a5) { CHECK(mutate_program("examples/attention.py", "a5") > 0); }
 TEST(test_mutants_flash) { CHECK(mutate_program("examples/flash_attention.py", "a2a3") > 0); }
 
 int main(void) {
@@ -80,6 +81,7 @@ int main(void) {
     RUN(test_mutants_mlp);
     RUN(test_mutants_fence);
     RUN(test_mutants_loop);
+    RUN(test_mutants_attention_a5);
     RUN(test_mutants_flash);
     return test_summary();
 }

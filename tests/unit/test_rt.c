@@ -406,6 +406,34 @@ TEST(test_spmd) {
     tb_free(&t);
 }
 
+/* pl.spmd(n, sync_start=True): 24 blocks fit the 24 AIC cores and start together; 30 cannot all
+ * hold a core at once -> REQUIRE_SYNC_START_INVALID at submit (runtime.md §9.2). */
+TEST(test_spmd_sync_start) {
+    static float bc[64];
+    void *bufs[1] = { bc };
+    for (int v = 0; v < 2; v++) {
+        Tb t; tb_init(&t);
+        spmd_prog(&t, v ? 30 : 24, true);
+        Stmt *sp = t.body->items[0]->scope.body.items[0];
+        CHECK(sp->kind == ST_SCOPE && sp->scope.kind == SC_SPMD);
+        ir_attr_set(t.c, &sp->scope.kwargs, "sync_start", (AttrVal){ .kind = AV_BOOL, .i = 1 });
+        Fake f = {0};
+        RtResult r;
+        bool ok = run(&t, bufs, 1, &f, &r);
+        if (!v) {
+            CHECK(ok);
+            CHECK_EQ_INT(f.ncalls, 24);
+            CHECK_EQ_INT(r.makespan_cycles, DISPATCH + 1000);
+        } else {
+            CHECK(!ok);
+            CHECK_EQ_INT(r.error_code, RT_ERR_REQUIRE_SYNC_START_INVALID);
+            CHECK(t.diag.items.len >= 1 && strstr(t.diag.items.data[0].msg, "sync_start") != NULL);
+        }
+        rt_result_free(&r);
+        tb_free(&t);
+    }
+}
+
 /* Two INOUT tasks on slices of one tensor: row halves and column halves are disjoint (column
  * halves only by the per-dimension test), overlapping rows give an "other" edge. */
 static int slice_edges(int64_t r0, int64_t c0, int64_t r1, int64_t c1, int64_t rows, int64_t cols, float *bc, char **json) {
@@ -699,6 +727,7 @@ int main(void) {
     RUN(test_auto_inside_manual);
     RUN(test_create_output);
     RUN(test_spmd);
+    RUN(test_spmd_sync_start);
     RUN(test_slices);
     RUN(test_overlap_rules);
     RUN(test_loop_slices_and_scalars);
