@@ -84,7 +84,7 @@
     X(MIX_SPLIT,    "mix_split",    1, "mixed regions with pl.split(NONE / UP_DOWN / LEFT_RIGHT) and pl.cross_core_slot(slot_num=1..4)") \
     X(MIX_CHAIN,    "mix_chain",    1, "a second matmul in a mixed region whose left operand is a vector result (pl.cast(g, FP16) @ w2)") \
     X(MIX_LOOP,     "mix_loop",     1, "a flash-attention-style pl.range(T, init_values=(o0,)) loop in a mixed region") \
-    X(SPMD,         "spmd",         0, "SPMD launches of mixed regions: rows split across pl.spmd(B) blocks (loop and with forms), and split-K with atomic-add assembly across blocks (needs pl.spmd loops: branch spmd)") \
+    X(SPMD,         "spmd",         1, "SPMD launches of mixed regions: rows split across pl.spmd(B) blocks (loop and with forms), and split-K with atomic-add assembly across blocks") \
     X(MIX_GRANULE, "mix_granule", 1, "split stores whose two AIV lanes' GM pieces share a 32-byte granule (unaligned row stride, or a LEFT_RIGHT half row under 32 B; was a false WAW race until 4f71719)") \
     X(MIX_ROUNDTRIP, "mix_roundtrip", 1, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel did not parse back until 7fb72bf)")
 
