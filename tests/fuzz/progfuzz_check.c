@@ -231,6 +231,9 @@ static void check_mm(Check *c, const PfMM *m) {
     /* a chain over L0C is M/N-tiled only when its operands are plain GM -> Mat panel loads (ND) */
     if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && m->M * m->N * 4 > 32768 && (p->t[m->a].nz || p->t[m->b].nz))
         fail(c, "%sa split-K chain over L0C with an NZ operand %lld", "", m->K);
+    /* nor when it reads its own destination (tiling it would read results already stored) */
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && m->M * m->N * 4 > 32768 && (m->a == m->dst || m->b == m->dst))
+        fail(c, "%sa split-K chain over L0C reading its destination %lld", "", m->dst);
     if (m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN &&
         (m->M * m->n1 * 4 > 65536 || (m->M * m->K + m->K * m->n1) * dtype_bytes(m->in_dt) > 65536))
         fail(c, "%sa chained intermediate over half of L0C %lld", "", m->n1);

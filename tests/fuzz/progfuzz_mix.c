@@ -258,6 +258,7 @@ int pf_gen_mix(Gen *g) {
     m->trips = on(g, PF_F_MIX_LOOP) && pf_chance(g, 30) ? (int8_t)(1 + pf_rint(g, 4)) : 0;
     if (on(g, PF_F_SPMD) && pf_chance(g, 40)) {
         m->blocks = (int8_t)(2 + pf_rint(g, 4));
+        if (pf_chance(g, 35)) m->split = PF_SPLIT_ABSENT, m->slots = 0;         /* the loop form more often */
         m->spmd_with = m->split != PF_SPLIT_ABSENT || m->slots || pf_chance(g, 40);
         m->atomic_k = m->spmd_with && pf_chance(g, 35);
         if (m->atomic_k) m->mm2 = false, m->N2 = 0, m->trips = 0;
