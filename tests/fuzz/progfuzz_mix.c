@@ -75,6 +75,8 @@ static bool is_int(const PfMix *m) { return (DType)m->in_dt == DT_INT8; }
 static DType acc_dt(const PfMix *m) { return is_int(m) ? DT_INT32 : DT_FP32; }
 static DType out_dtype(const PfMix *m) { return m->out_half ? DT_FP16 : acc_dt(m); }
 
+static bool mix_values(PfMix *m, const char **why);
+
 bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
     const PfTensor *t = p->t;
     DType in = (DType)m->in_dt;
@@ -152,6 +154,11 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
     }
     if (m->blocks && !m->spmd_with && (m->split != PF_SPLIT_ABSENT || m->slots)) { *why = "the SPMD loop form takes no optimizations"; return false; }
     if (mix_ub_bytes(m) > 160 * 1024) { *why = "a mixed region's vector working set and ring overfill UB"; return false; }
+    return mix_values(m, why);
+}
+
+/* The value range of the stored result (m->lo / m->hi); false when a step leaves its domain. */
+static bool mix_values(PfMix *m, const char **why) {
     /* values: acc of K products of [-1, 1) inputs ([-8, 7] for INT8) */
     double lo = -(double)m->K * (is_int(m) ? 64 : 1), hi = -lo;
     if (!steps_range(m->s1, m->n1, &lo, &hi, why)) return false;
