@@ -61,7 +61,12 @@ static void first_error(DrvSession *s, char *msg, size_t len) {
 }
 
 static bool has_matmul(const PfProgram *p) {
-    for (int i = 0; i < p->nst; i++) if (p->st[i].kind == PF_S_MM) return true;
+    for (int i = 0; i < p->nst; i++) if (p->st[i].kind == PF_S_MM || p->st[i].kind == PF_S_MIX) return true;
+    return false;
+}
+
+static bool has_mix(const PfProgram *p) {
+    for (int i = 0; i < p->nst; i++) if (p->st[i].kind == PF_S_MIX) return true;
     return false;
 }
 
@@ -73,7 +78,8 @@ PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t ms
     o.dbc = p->dbc;
     o.seed = p->run_seed;
     o.threads = 1;
-    o.verify_roundtrip = g_roundtrip > 0 && p->seed % (uint64_t)g_roundtrip == 0;
+    o.verify_roundtrip = g_roundtrip > 0 && p->seed % (uint64_t)g_roundtrip == 0 &&
+                         (p->features.on[PF_F_MIX_ROUNDTRIP] || !has_mix(p));
     DrvSession *s = drv_new(&o);
     PfOutcome out = PF_OK;
     snprintf(msg, msglen, "ok");

@@ -79,7 +79,14 @@
     X(MM_BIAS,      "mm_bias",      1, "pl.tile.matmul_bias with a [1, N] bias (FP32 / INT32)")         \
     X(SPLITK,       "splitk",       1, "split-K chains: tile.create in Acc, pl.pipeline of K chunks, one store (both spellings)") \
     X(MM_CHAIN,     "mm_chain",     1, "chained matmuls in one kernel: c = a @ b; cb = pl.tile.cast(c, FP16, mode=rint); d = cb @ e") \
-    X(USER_PIPE,    "user_pipe",    1, "a user pl.pipeline(stage=2..4) over N blocks: stationary Left, per-iteration Right extract (L0C double buffer, eligible and not)")
+    X(USER_PIPE,    "user_pipe",    1, "a user pl.pipeline(stage=2..4) over N blocks: stationary Left, per-iteration Right extract (L0C double buffer, eligible and not)") \
+    X(MIX,          "mix",          1, "mixed cube + vector regions: acc = pl.matmul(..) then vector ops on acc in one pl.at (AIC + AIV)") \
+    X(MIX_SPLIT,    "mix_split",    1, "mixed regions with pl.split(NONE / UP_DOWN / LEFT_RIGHT) and pl.cross_core_slot(slot_num=1..4)") \
+    X(MIX_CHAIN,    "mix_chain",    1, "a second matmul in a mixed region whose left operand is a vector result (pl.cast(g, FP16) @ w2)") \
+    X(MIX_LOOP,     "mix_loop",     1, "a flash-attention-style pl.range(T, init_values=(o0,)) loop in a mixed region") \
+    X(SPMD,         "spmd",         1, "SPMD launches of mixed regions: rows split across pl.spmd(B) blocks (loop and with forms), and split-K with atomic-add assembly across blocks") \
+    X(MIX_GRANULE, "mix_granule", 1, "split stores whose two AIV lanes' GM pieces share a 32-byte granule (unaligned row stride, or a LEFT_RIGHT half row under 32 B; was a false WAW race until 4f71719)") \
+    X(MIX_ROUNDTRIP, "mix_roundtrip", 1, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel did not parse back until 7fb72bf)")
 
 typedef enum {
 #define PF_ENUM(id, name, on, help) PF_F_##id,
@@ -203,7 +210,43 @@ typedef struct PfVec {
  * (approx: the interpreter and the simulator agree only within the tolerance). */
 typedef struct PfRange { double lo, hi; bool approx; } PfRange;
 
-typedef enum { PF_S_FOR, PF_S_IF, PF_S_AT, PF_S_MANUAL, PF_S_MM, PF_S_VEC } PfStmtKind;
+/* ---- mixed cube + vector regions (progfuzz_mix.c) ----
+ * One pl.at region: acc = a[..] @ b[..] (FP32), a chain of vector steps on acc, optionally a second
+ * matmul whose left operand is the chain's result (cast to the operand dtype) and more steps on its
+ * result, stored to a window of `out`; optionally all of it inside a flash-attention-style
+ * pl.range(trips, init_values=(o0,)) loop whose iteration j takes the j-th N block of b (and the j-th
+ * row block of w2) and accumulates into the carried o. ExpandMixedKernel splits it into AIC + AIV. */
+typedef enum {
+    PF_MX_MULS, PF_MX_ADDS, PF_MX_BIAS, PF_MX_RELU, PF_MX_EXP, PF_MX_MAXS, PF_MX_MINS,
+    PF_MX_ROWNORM,      /* m = pl.row_max(x); x = pl.row_expand_sub(x, m)   (not under LEFT_RIGHT) */
+    PF_MX_SOFTMAX,      /* the row softmax: row_max, exp(row_expand_sub), row_sum, row_expand_div (not under LEFT_RIGHT) */
+    PF_MX_NOPS
+} PfMixOp;
+#define PF_MIX_MAXSTEPS 6
+typedef struct PfMixStep { int8_t op; double k; } PfMixStep;
+enum { PF_SPLIT_ABSENT = -1, PF_SPLIT_NONE = 0, PF_SPLIT_UP_DOWN = 1, PF_SPLIT_LEFT_RIGHT = 2 };
+typedef struct PfMix {
+    int8_t split;                 /* PF_SPLIT_*: the pl.split optimization (ABSENT: none given) */
+    int8_t slots;                 /* pl.cross_core_slot(slot_num=); 0: not given */
+    int8_t in_dt;                 /* DType of a, b, w2 (FP16 / BF16 / FP32) */
+    int8_t trips;                 /* the flash loop's trip count; 0: straight-line */
+    int8_t n1, n2;                /* steps on acc, steps on the second matmul's result */
+    bool mm2;                     /* the second matmul */
+    bool out_half;                /* the result cast to FP16 and stored to an FP16 out */
+    bool assemble;                /* out = pl.assemble(out, v, [r, c]) instead of out[..] = v */
+    int64_t M, K, N, N2;
+    int64_t ar, bc, orow, ocol;   /* window offsets of a (rows), b (cols), out */
+    int a, b, bias, w2, out;      /* tensors; bias (FP32 [M, N] window) and w2 -1 when unused */
+    int8_t blocks;                /* spmd: B blocks (0: no SPMD launch) */
+    bool spmd_with;               /* spmd: `with pl.spmd(B): with pl.at(..): i = pl.tile.get_block_idx()`
+                                     (else `for i in pl.spmd(B)` around the body) */
+    bool atomic_k;                /* spmd: split-K, block i takes K chunk i and adds atomically into out
+                                     (after a zero-initialising region); else block i takes rows i * M */
+    PfMixStep s1[PF_MIX_MAXSTEPS], s2[PF_MIX_MAXSTEPS];
+    double lo, hi;                /* the range of the stored values (set by pf_mix_check) */
+} PfMix;
+
+typedef enum { PF_S_FOR, PF_S_IF, PF_S_AT, PF_S_MANUAL, PF_S_MM, PF_S_VEC, PF_S_MIX } PfStmtKind;
 typedef enum { PF_CMP_EQ, PF_CMP_LT, PF_CMP_GE } PfCmp;
 
 typedef struct PfStmt {
@@ -219,6 +262,7 @@ typedef struct PfStmt {
     int tid, ndeps, deps[4];
     PfMM mm;
     int vec;                      /* VEC: index into PfProgram.vec */
+    PfMix mix;                    /* MIX */
     int nbody, body[PF_MAX_BODY];
     int nelse, orelse[PF_MAX_BODY];
 } PfStmt;
@@ -305,6 +349,19 @@ int64_t pf_vec_capacity(const PfProgram *p);
 #define PF_MM_OPERAND_MAX 4.0
 /* The dtype of a tensor-level binary result (promotion, spec/ops.md §2.2 and decision 3). */
 DType pf_vpromote(DType a, DType b);
+
+/* progfuzz_mix.c: the structural rules of a mixed region (split axes, extents, UB), its value range
+ * (in m->lo / m->hi); false with the broken rule in *why. */
+bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why);
+void pf_mix_round_out(PfProgram *p, const PfMix *m);
+/* The columns of the stored result ([M, cols]), the columns of b / rows of w2 read (all trips). */
+int64_t pf_mix_out_cols(const PfMix *m);
+/* Prints the region (user form) at indent ind; tname names tensors like the printer. */
+struct StrBuf;
+void pf_print_mix(struct StrBuf *sb, const PfProgram *p, int si, int ind);
+const char *pf_tname(const PfProgram *p, int t, char *buf);
+/* One shrinking step of a mixed region (progfuzz_reduce.c); false when idx has none. */
+bool pf_mix_mutate(PfMix *m, int idx);
 
 /* progfuzz_print.c: the DSL text (malloc'd) and the ptoc command line options of the program. */
 char *pf_print(const PfProgram *p);

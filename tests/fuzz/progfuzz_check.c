@@ -102,6 +102,15 @@ typedef struct Uses { bool rd[PF_MAX_TENSORS], wr[PF_MAX_TENSORS]; int nplain[PF
 
 static void collect(const PfProgram *p, int si, Uses *u) {
     const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MIX) {
+        const PfMix *m = &s->mix;
+        u->rd[m->a] = u->rd[m->b] = true;
+        if (m->bias >= 0) u->rd[m->bias] = true;
+        if (m->w2 >= 0) u->rd[m->w2] = true;
+        u->wr[m->out] = true;
+        u->nplain[m->out]++;
+        return;
+    }
     if (s->kind == PF_S_VEC) {
         const PfVec *v = &p->vec[s->vec];
         for (int k = 0; k < v->nn; k++)
@@ -222,6 +231,9 @@ static void check_mm(Check *c, const PfMM *m) {
     /* a chain over L0C is M/N-tiled only when its operands are plain GM -> Mat panel loads (ND) */
     if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && m->M * m->N * 4 > 32768 && (p->t[m->a].nz || p->t[m->b].nz))
         fail(c, "%sa split-K chain over L0C with an NZ operand %lld", "", m->K);
+    /* nor when it reads its own destination (tiling it would read results already stored) */
+    if (m->style == PF_MM_TILE && m->tform == PF_TF_SPLITK && m->M * m->N * 4 > 32768 && (m->a == m->dst || m->b == m->dst))
+        fail(c, "%sa split-K chain over L0C reading its destination %lld", "", m->dst);
     if (m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN &&
         (m->M * m->n1 * 4 > 65536 || (m->M * m->K + m->K * m->n1) * dtype_bytes(m->in_dt) > 65536))
         fail(c, "%sa chained intermediate over half of L0C %lld", "", m->n1);
@@ -247,6 +259,11 @@ static void check_mm(Check *c, const PfMM *m) {
             need[1] = Kp * m->nb * esz * m->stages;
             need[2] = M16 * m->nb * 4 * 2;
             untiled = true;
+        }
+        if (m->style == PF_MM_TILE && m->tform == PF_TF_CHAIN) {   /* the second matmul's FP16 operands too */
+            int64_t n1 = (m->n1 + 15) / 16 * 16;
+            if (M16 * n1 * 2 > need[0]) need[0] = M16 * n1 * 2;
+            if (n1 * N16 * 2 > need[1]) need[1] = n1 * N16 * 2;
         }
         for (int i = 0; i < 3; i++) {
             if (untiled && need[i] * c->stages > cap[i] * 3 / 4) fail(c, "%suntiled matmul (K %lld) does not fit L0", "", m->K);
@@ -320,6 +337,31 @@ static void check_vec(Check *c, int si) {
     if (c->vbytes > pf_vec_capacity(p)) fail(c, "%sthe vector blocks of a region overfill Vec (%lld bytes)", "", c->vbytes);
 }
 
+/* A mixed region (progfuzz_mix.c): top level, its own rules, its accesses sized like a region's. */
+static void check_mix(Check *c, int si) {
+    PfProgram *p = c->p;
+    PfMix *m = &p->st[si].mix;
+    const char *why = NULL;
+    if (c->region >= 0 || c->conditional || c->manual >= 0 || p->form != PF_FORM_JIT) {
+        fail(c, "%sa mixed region not at the top level of the user form %lld", "", si);
+        return;
+    }
+    if (!pf_mix_check(p, m, &why)) { fail(c, "%s (%lld)", why, si); return; }
+    int64_t trips = m->trips ? m->trips : 1;
+    PfOff k0 = { -1, 0, 0 };
+    c->region = si;
+    int64_t rows = m->blocks && !m->atomic_k ? m->blocks : 1, kb = m->atomic_k ? m->blocks : 1;   /* SPMD blocks */
+    access(c, m->a, (PfOff){ -1, 0, m->ar }, k0, m->M * rows, m->K * kb, false);
+    access(c, m->b, k0, (PfOff){ -1, 0, m->bc }, m->K * kb, m->N * trips, false);
+    if (m->bias >= 0) access(c, m->bias, k0, k0, m->M, m->N, false);
+    if (m->w2 >= 0) access(c, m->w2, k0, k0, m->N * trips, m->N2, false);
+    access(c, m->out, (PfOff){ -1, 0, m->orow }, (PfOff){ -1, 0, m->ocol }, m->M * rows, pf_mix_out_cols(m), true);
+    c->region = -1;
+    int ts[] = { m->a, m->b, m->bias, m->w2 };
+    for (int i = 0; i < 4; i++) if (ts[i] >= 0) c->ever_read[ts[i]] = true;
+    c->ever_written[m->out] = true;
+}
+
 static void check_stmt(Check *c, int si) {
     PfProgram *p = c->p;
     PfStmt *s = &p->st[si];
@@ -327,6 +369,7 @@ static void check_stmt(Check *c, int si) {
     switch (s->kind) {
     case PF_S_MM: check_mm(c, &s->mm); break;
     case PF_S_VEC: check_vec(c, si); break;
+    case PF_S_MIX: check_mix(c, si); break;
     case PF_S_FOR: {
         PfVar *v = &p->v[s->var];
         if (v->step < 1 || v->stop <= v->start) { fail(c, "%sempty loop i%lld", "", s->var); break; }
@@ -455,7 +498,7 @@ typedef struct RegionAt { int stmt, order, nloops, loops[PF_MAX_VARS]; } RegionA
 
 static void find_regions(const PfProgram *p, int si, int *loops, int nloops, RegionAt *out, int *n) {
     const PfStmt *s = &p->st[si];
-    if (s->kind == PF_S_AT) {
+    if (s->kind == PF_S_AT || s->kind == PF_S_MIX) {
         RegionAt r = { si, *n, nloops, { 0 } };
         memcpy(r.loops, loops, sizeof(int) * (size_t)nloops);
         out[(*n)++] = r;
@@ -493,6 +536,12 @@ static void check_war(Check *c) {
  * geometrically and FP32 accumulation-order differences outgrow the FP32 tolerance (1e-4). */
 static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_MAX_TENSORS]) {
     const PfStmt *s = &p->st[si];
+    if (s->kind == PF_S_MIX) {
+        const PfMix *m = &s->mix;
+        int ts[] = { m->a, m->b, m->bias, m->w2 };
+        for (int i = 0; i < 4; i++) if (ts[i] >= 0) dep[m->out][ts[i]] = true;
+        return;
+    }
     if (s->kind == PF_S_VEC) {
         const PfVec *v = &p->vec[s->vec];
         for (int i = 0; i < v->ns; i++)
@@ -513,7 +562,7 @@ static void loop_edges(const PfProgram *p, int si, bool dep[PF_MAX_TENSORS][PF_M
 static void check_feedback(Check *c, int si) {
     const PfProgram *p = c->p;
     const PfStmt *s = &p->st[si];
-    if (s->kind == PF_S_MM || s->kind == PF_S_VEC) return;
+    if (s->kind == PF_S_MM || s->kind == PF_S_VEC || s->kind == PF_S_MIX) return;
     if (s->kind != PF_S_FOR) {
         for (int i = 0; i < s->nbody; i++) check_feedback(c, s->body[i]);
         for (int i = 0; i < s->nelse; i++) check_feedback(c, s->orelse[i]);
@@ -555,6 +604,10 @@ static void range_stmt(RangeWalk *w, int si) {
                 w->why = "a matmul operand written by a vector block is too large";
         }
         pf_range_union(&w->next[m->dst], pf_mm_range(m, w->tr[m->a], w->tr[m->b]));
+        return;
+    }
+    if (s->kind == PF_S_MIX) {
+        pf_range_union(&w->next[s->mix.out], (PfRange){ s->mix.lo, s->mix.hi, true });
         return;
     }
     if (s->kind == PF_S_VEC) {
@@ -635,12 +688,14 @@ bool pf_finalize(PfProgram *p, char *why, size_t whylen) {
         if (tt->dir == PF_INOUT && !c.ever_written[t] && c.ever_read[t]) tt->dir = PF_IN;   /* an input after all */
     }
     if (!any_out) { snprintf(why, whylen, "no output is written"); return false; }
+    for (int i = 0; i < p->nst; i++)
+        if (p->st[i].kind == PF_S_MIX) pf_mix_round_out(p, &p->st[i].mix);
     return true;
 }
 
 static int count_mm(const PfProgram *p, int si) {
     const PfStmt *s = &p->st[si];
-    int n = s->kind == PF_S_MM || s->kind == PF_S_VEC;
+    int n = s->kind == PF_S_MM || s->kind == PF_S_VEC || s->kind == PF_S_MIX;
     for (int i = 0; i < s->nbody; i++) n += count_mm(p, s->body[i]);
     for (int i = 0; i < s->nelse; i++) n += count_mm(p, s->orelse[i]);
     return n;

@@ -574,6 +574,11 @@ static void gen_once(PfProgram *p, uint64_t seed, const PfFeatures *f) {
             gen_mix(&g);
             continue;
         }
+        if (on(&g, PF_F_MIX) && p->form == PF_FORM_JIT && pf_chance(&g, 25)) {
+            int s = pf_gen_mix(&g);
+            if (s >= 0 && p->ntop < (int)(sizeof p->top / sizeof p->top[0])) p->top[p->ntop++] = s;
+            continue;
+        }
         int s = gen_orch(&g, 0);
         if (s >= 0 && p->ntop < (int)(sizeof p->top / sizeof p->top[0])) p->top[p->ntop++] = s;
     }

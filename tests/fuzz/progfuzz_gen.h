@@ -41,5 +41,7 @@ PfOff pf_gen_off(Gen *g, int64_t extent, int prefer_var);
 
 /* progfuzz_gen_vec.c: a vector block statement (-1 when the budget or a table is exhausted). */
 int pf_gen_vec(Gen *g, int block_var);
+/* progfuzz_mix.c: a mixed cube + vector region (PF_S_MIX) over fresh tensors (-1 when exhausted). */
+int pf_gen_mix(Gen *g);
 
 #endif

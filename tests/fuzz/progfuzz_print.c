@@ -37,6 +37,8 @@ static const char *tname(const PfProgram *p, int t, char *buf) {
     return buf;
 }
 
+const char *pf_tname(const PfProgram *p, int t, char *buf) { return tname(p, t, buf); }
+
 static void tensor_type(StrBuf *sb, const PfTensor *t) {
     sb_printf(sb, "pl.Tensor[[%lld, %lld], pl.%s%s]", (long long)t->rows, (long long)t->cols, dtype_name(t->dt),
               t->nz ? ", pl.NZ" : "");
@@ -600,6 +602,7 @@ static void print_stmt(Pr *pr, int si, int ind) {
     switch (s->kind) {
     case PF_S_MM: print_mm(pr, si, ind); break;
     case PF_S_VEC: print_vec(pr, si, ind); break;
+    case PF_S_MIX: pf_print_mix(&pr->sb, p, si, ind); break;
     case PF_S_FOR:
         loop_header(pr, s, ind);
         print_block(pr, s->body, s->nbody, ind + 4);

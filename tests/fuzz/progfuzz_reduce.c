@@ -22,7 +22,7 @@ static void walk_lists(PfProgram *p, int *items, int *n, int cap, ListRef *out, 
     out[(*nout)++] = (ListRef){ items, n, cap };
     for (int i = 0; i < *n; i++) {
         PfStmt *s = &p->st[items[i]];
-        if (s->kind == PF_S_MM || s->kind == PF_S_VEC) continue;
+        if (s->kind == PF_S_MM || s->kind == PF_S_VEC || s->kind == PF_S_MIX) continue;
         walk_lists(p, s->body, &s->nbody, PF_MAX_BODY, out, nout);
         if (s->kind == PF_S_IF) walk_lists(p, s->orelse, &s->nelse, PF_MAX_BODY, out, nout);
     }
@@ -92,7 +92,7 @@ static int64_t halve(int64_t x) {
     return x > 1 ? x / 2 : 1;
 }
 
-enum { M_DROP, M_INLINE, M_TRIPS, M_MM, M_VEC, M_TENSOR, M_GLOBAL, M_KINDS };
+enum { M_DROP, M_INLINE, M_TRIPS, M_MM, M_VEC, M_MIX, M_TENSOR, M_GLOBAL, M_KINDS };
 
 /* Drop statement idx (in list order), or inline it: a loop with its variable fixed to the first
  * value, an if by its then branch, a manual scope by its regions; a region loses its deps. */
@@ -103,7 +103,7 @@ static bool mutate_stmt(PfProgram *p, int kind, int idx) {
         if (idx >= *ls[li].n) { idx -= *ls[li].n; continue; }
         PfStmt *s = &p->st[ls[li].items[idx]];
         if (kind == M_DROP) return splice(ls[li], idx, NULL, 0);
-        if (s->kind == PF_S_MM || s->kind == PF_S_VEC) return false;
+        if (s->kind == PF_S_MM || s->kind == PF_S_VEC || s->kind == PF_S_MIX) return false;
         if (s->kind == PF_S_FOR) {
             int v = s->var;
             if (!subst_var(p, v, p->v[v].start)) return false;
@@ -272,6 +272,15 @@ static bool mutate(PfProgram *p, int kind, int idx) {
     case M_TRIPS: return mutate_trips(p, idx);
     case M_MM: return mutate_mm(p, idx);
     case M_VEC: return mutate_vec(p, idx);
+    case M_MIX: {                       /* mixed regions: PF_MIX_MAXSTEPS + 8 steps each */
+        int per = PF_MIX_MAXSTEPS + 8;
+        for (int i = 0; i < p->nst; i++) {
+            if (p->st[i].kind != PF_S_MIX) continue;
+            if (idx < per) return pf_mix_mutate(&p->st[i].mix, idx);
+            idx -= per;
+        }
+        return false;
+    }
     case M_TENSOR: return mutate_tensor(p, idx);
     default: return mutate_global(p, idx);
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_fuzz_slice — the fixed-seed slice of the differential program fuzzer for `make test`
-# (docs/fuzzing.md): seeds 1..N of build/progfuzz with the default features, then seeds 1..V with the
-# vector features too (default,+vec), each program compiled, simulated and compared with the
+# (docs/fuzzing.md): seeds 1..N of build/progfuzz with the default features (about a third of them hold
+# a mixed cube + vector region: features mix*), then seeds 1..V with the vector features too (default,+vec), each program compiled, simulated and compared with the
 # interpreter in-process. N = 1500, V = 1000 (about 30 s together); 250 and 150 under the sanitizers
 # (build/san). A failing program is minimised; its text is printed here and kept in fuzz-slice-out/.
 # Prints "FAIL progfuzz seed ..." per failure and ends with "N passed, M failed" over both passes.
