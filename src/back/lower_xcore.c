@@ -1,7 +1,8 @@
 /* lower_xcore — cross-core transfer instructions of a mixed kernel's side (mir.h, MirXDir).
  * Requires: tile.tpush_to_aiv / tpush_to_aic / tpop_from_aic / tpop_from_aiv / tfree_to_* calls
  *   written by ExpandMixedKernel, the ring base found by lower_find_ring.
- * Produces: MI_TPUSH (FIX from Acc, MTE3 from Vec / Mat), MI_TPOP (MTE2) into the ring buffer,
+ * Produces: MI_TPUSH (FIX from Acc, MTE3 from Vec / Mat), MI_TPOP (MTE2 on a2a3; on a5 the pipe that
+ *   reads the received tile: MTE1 from L1, V from UB) into the ring buffer,
  *   MI_TFREE (S), with the channel's direction, the AIC side's split and the slot count; a call
  *   without an operand is a synchronization-only fence. */
 #include "back/lower_internal.h"
@@ -45,7 +46,12 @@ void lower_xcore(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
      * so the store is ahead of it in that pipe's order */
     const AttrVal *after = ir_attr_get(&c->call.kwargs, "after");
     MemSpace from = buf >= 0 ? l->k->bufs[buf].space : after && after->kind == AV_MEM ? after->mem : MS_VEC;
-    Pipe pipe = push ? (from == MS_ACC ? PIPE_FIX : PIPE_MTE3) : pop ? PIPE_MTE2 : PIPE_S;
+    /* a pop on a2a3 is an MTE2 load from the GM ring; on a5 the data is already in the receiver's buffer
+     * (the producer wrote it there), so the pop is a wait on the pipe that reads the tile next: MTE1
+     * out of L1, V out of UB. It must not sit on MTE2 there, where it would hold up the loads behind it. */
+    Pipe pop_pipe = PIPE_MTE2;
+    if (l->t->bw_xcore > 0 && buf >= 0) pop_pipe = l->k->bufs[buf].space == MS_MAT ? PIPE_MTE1 : PIPE_V;
+    Pipe pipe = push ? (from == MS_ACC ? PIPE_FIX : PIPE_MTE3) : pop ? pop_pipe : PIPE_S;
     MirInst *i = mir_inst_new(l->k, mop, pipe);
     i->loc = sp;
     if (push) i->src0 = buf;
