@@ -230,7 +230,7 @@ static void gen_steps(Gen *g, PfMix *m, PfMixStep *s, int8_t *n, int count, doub
 }
 
 static DType pick_in_dt(Gen *g) {
-    DType opts[4] = { DT_FP16, DT_FP16 };
+    DType opts[5] = { DT_FP16, DT_FP16 };
     int n = 2;
     if (on(g, PF_F_BF16)) opts[n++] = DT_BF16;
     if (on(g, PF_F_FP32)) opts[n++] = DT_FP32;
