@@ -243,6 +243,98 @@ static const MbJit *find_jit(const MainBlock *mb, const MbExpr *callee, bool *lo
     return callee && callee->kind == MBX_NAME ? front_main_find_jit(mb, callee->name) : NULL;
 }
 
+/* ---- argparse defaults and dispatch dicts: `_MODES[args.mode](a, b)` ---- */
+
+static const char *option_default(const MainBlock *mb, const char *dest) {
+    for (int i = mb->options.len - 1; i >= 0; i--)
+        if (!strcmp(mb->options.data[i].dest, dest)) return mb->options.data[i].value;
+    return NULL;
+}
+
+/* `parser.add_argument("-p", "--platform", default="a2a3sim")`: dest from dest= or the first long
+ * option ("--max-len" -> max_len), the default from default= (a string or a number). */
+static void read_option(R *r, MainBlock *mb, const MbExpr *e) {
+    const char *dest = NULL, *value = NULL;
+    for (int i = 0; i < e->n; i++) {
+        const MbExpr *x = e->items[i];
+        if (e->kw[i] && !strcmp(e->kw[i], "dest") && x->kind == MBX_STR) dest = x->name;
+        else if (e->kw[i] && !strcmp(e->kw[i], "default"))
+            value = x->kind == MBX_STR ? x->name : x->kind == MBX_NUM && x->is_int ? arena_printf(r->a, "%lld", (long long)x->ival) : NULL;
+        else if (!e->kw[i] && x->kind == MBX_STR && !dest && !strncmp(x->name, "--", 2)) {
+            char *d = arena_strdup(r->a, x->name + 2);
+            for (char *c = d; *c; c++) if (*c == '-') *c = '_';
+            dest = d;
+        }
+    }
+    if (dest && value) vec_push(&mb->options, ((MbOption){ dest, value }));
+}
+
+/* The argparse statements of a main block; true when s is one (skipped silently, its effect kept). */
+static bool read_argparse(R *r, MainBlock *mb, MbStmt *s, const MbExpr *e, const char *d) {
+    size_t pl = mb->parser ? strlen(mb->parser) : 0;
+    bool on_parser = mb->parser && !strncmp(d, mb->parser, pl) && d[pl] == '.';
+    if (s->target && !strcmp(d, "argparse.ArgumentParser")) mb->parser = s->target;
+    else if (on_parser && !strcmp(d + pl + 1, "add_argument")) read_option(r, mb, e);
+    else if (on_parser && s->target && !strcmp(d + pl + 1, "parse_args") && !e->n) mb->args = s->target;
+    else return false;
+    s->kind = MS_SKIP, s->why = NULL;
+    return true;
+}
+
+/* The kernel a dispatch-dict call selects: `D["key"](...)` or `D[args.opt](...)`, else NULL. */
+static const MbJit *dispatched_jit(const MainBlock *mb, const MbExpr *callee) {
+    if (!callee || callee->kind != MBX_SUBSCRIPT || callee->a->kind != MBX_NAME || callee->n != 1) return NULL;
+    const MbExpr *k = callee->items[0];
+    const char *key = k->kind == MBX_STR ? k->name
+                    : k->kind == MBX_ATTR && k->a->kind == MBX_NAME && mb->args && !strcmp(k->a->name, mb->args)
+                    ? option_default(mb, k->name) : NULL;
+    for (int i = 0; key && i < mb->ndicts; i++) {
+        const MbDispatch *t = &mb->dicts[i];
+        if (strcmp(t->name, callee->a->name)) continue;
+        for (int j = 0; j < t->n; j++)
+            if (!strcmp(t->keys[j], key)) return front_main_find_jit(mb, t->kernels[j]);
+    }
+    return NULL;
+}
+
+/* Module-level `NAME = {"key": kernel, ...}` whose values are all @pl.jit functions. */
+static void scan_dicts(R *r, MainBlock *mb) {
+    VEC(MbDispatch) ds = { 0 };
+    int depth = 0;
+    bool line_start = true;
+    for (int i = 0; i + 3 < r->n; i++) {
+        Tok *t = &r->t[i];
+        if (t->kind == TK_INDENT) depth++;
+        if (t->kind == TK_DEDENT) depth--;
+        if (t->kind == TK_NEWLINE || t->kind == TK_INDENT || t->kind == TK_DEDENT) { line_start = true; continue; }
+        bool at = line_start;
+        line_start = false;
+        if (!at || depth || t->kind != TK_NAME || strcmp(r->t[i + 1].text, "=") || strcmp(r->t[i + 2].text, "{")) continue;
+        StrVec keys = { 0 }, vals = { 0 };
+        int q = i + 3;
+        bool ok = true;
+        while (ok && q + 2 < r->n && strcmp(r->t[q].text, "}")) {
+            ok = r->t[q].kind == TK_STRING && !strcmp(r->t[q + 1].text, ":") && r->t[q + 2].kind == TK_NAME &&
+                 front_main_find_jit(mb, r->t[q + 2].text);
+            if (ok) vec_push(&keys, r->t[q].text), vec_push(&vals, r->t[q + 2].text);
+            q += 3;
+            if (q < r->n && !strcmp(r->t[q].text, ",")) q++;
+        }
+        if (ok && keys.len) {
+            MbDispatch d = { t->text, ARENA_ARRAY(r->a, const char *, keys.len), ARENA_ARRAY(r->a, const char *, keys.len), keys.len };
+            memcpy(d.keys, keys.data, sizeof(char *) * (size_t)keys.len);
+            memcpy(d.kernels, vals.data, sizeof(char *) * (size_t)keys.len);
+            vec_push(&ds, d);
+        }
+        vec_free(&keys);
+        vec_free(&vals);
+    }
+    mb->ndicts = ds.len;
+    mb->dicts = ARENA_ARRAY(r->a, MbDispatch, ds.len + 1);
+    if (ds.len) memcpy(mb->dicts, ds.data, sizeof(MbDispatch) * (size_t)ds.len);
+    vec_free(&ds);
+}
+
 /* A call statement (or the right-hand side of an assignment) that is not a plain expression. */
 static bool classify_call(R *r, MainBlock *mb, MbStmt *s, MbExpr *e) {
     char buf[128];
@@ -250,6 +342,8 @@ static bool classify_call(R *r, MainBlock *mb, MbStmt *s, MbExpr *e) {
     const char *d = front_mb_dotted(e->a, buf, sizeof buf);
     bool lower;
     const MbJit *j = find_jit(mb, e->a, &lower);
+    if (!j) j = dispatched_jit(mb, e->a);
+    if (d && read_argparse(r, mb, s, e, d)) return true;
     if (j) {
         s->kind = MS_CALL, s->kernel = j->name, s->lower_only = lower, s->e = e;
         return true;
@@ -405,6 +499,7 @@ bool front_main_block(IrCtx *c, const SrcFile *src, MainBlock *out) {
     if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return false; }
     R r = { out->arena, toks.data, toks.len, 0, false, NULL };
     scan_jits(&r, out);
+    scan_dicts(&r, out);
     int start = find_main(&r, out);
     VEC(MbStmt) ss = { 0 };
     if (start >= 0) {
@@ -426,6 +521,7 @@ bool front_main_block(IrCtx *c, const SrcFile *src, MainBlock *out) {
 }
 
 void front_main_block_free(MainBlock *mb) {
+    vec_free(&mb->options);
     if (mb->arena) arena_free(mb->arena);
     *mb = (MainBlock){ 0 };
 }

@@ -5,7 +5,9 @@
  * Produces: MainBlock: the @pl.jit entry functions of the file with their parameter names (a token
  *           scan of the `def NAME(` line), and the main block's statements in order, each either
  *           understood (an assignment, a kernel call, a check, the seed, a RunConfig) or skipped with
- *           the reason (loops, if, def, try, argparse, calls of module helpers, ...). Expressions are
+ *           the reason (loops, if, def, try, calls of module helpers, ...). An argparse parser is
+ *           read for its options' defaults, and a call through a module-level dispatch dict of
+ *           kernels (`_MODES[args.mode](...)`) resolves to the kernel the defaults select. Expressions are
  *           kept as a small generic Python AST (MbExpr); what is evaluable is decided by the torch
  *           evaluator (driver/torch_eval.h), not here, so a check the evaluator cannot do is reported
  *           "not evaluated" at run time.
@@ -65,12 +67,21 @@ typedef struct MbJit {
     bool unshaped;                  /* a parameter annotated with a bare pl.Tensor (its shape comes from a call) */
 } MbJit;
 
+/* A module-level `NAME = {"key": kernel, ...}` table of @pl.jit functions (a dispatch dict). */
+typedef struct MbDispatch { const char *name; const char **keys, **kernels; int n; } MbDispatch;
+/* An argparse option's default (`parser.add_argument("--mode", default="mixed")`): ptoc runs a file
+ * without command-line arguments, so `args.mode` is "mixed". */
+typedef struct MbOption { const char *dest; const char *value; } MbOption;
+
 typedef struct MainBlock {
     Arena *arena;           /* every node and string */
     bool found;             /* the file has a main block */
     Span span;              /* its `if` */
     MbStmt *stmts; int n;
     MbJit *jits; int njits;
+    MbDispatch *dicts; int ndicts;
+    VEC(MbOption) options;  /* argparse defaults read so far */
+    const char *parser, *args;   /* the ArgumentParser variable, the parse_args() namespace variable */
 } MainBlock;
 
 /* Reads src. false only on a lexical error (reported to c->diag). */

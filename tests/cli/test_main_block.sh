@@ -33,6 +33,9 @@ expect() {
 
 expect add_ok $D/add_ok.py 0 "check $D/add_ok.py:22: torch.allclose passed" "call tile_add at $D/add_ok.py:20" \
     "checks: 1 passed, 0 failed, 0 not evaluated"
+# a kernel picked from a dict by an argparse option's default (the PyPTO examples' `_MODES[args.mode](..)`)
+expect dispatch_ok $D/dispatch_ok.py 0 "call fused at $D/dispatch_ok.py:37" "checks: 1 passed, 0 failed, 0 not evaluated"
+expect dispatch_wrong $D/dispatch_wrong.py 1 "call broken at $D/dispatch_wrong.py:36" "checks: 0 passed, 1 failed, 0 not evaluated"
 expect add_wrong $D/add_wrong.py 1 "check $D/add_wrong.py:22: torch.allclose FAILED" "4096 / 4096 elements off" \
     "checks: 0 passed, 1 failed, 0 not evaluated"
 expect mixed $D/mixed.py 0 "$D/mixed.py:36:5: note: main block: skipped ('for' statement)" \
