@@ -113,5 +113,16 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     && ok "large file runs" || ko "large file runs" "$(tail -n 3 "$T/large.out")"
 [ "$ms" -lt 1000 ] && ok "large file in ${ms} ms (< 1000)" || ko "large file speed" "${ms} ms"
 
+# the six reference PyPTO examples, unmodified, each by its own main block (read in place when present:
+# they are not part of the repository)
+REF=/work/shared/reference/pypto-examples
+if [ -d "$REF" ]; then
+    for f in "$REF"/*.py; do
+        n="ref-$(basename "$f" .py)"
+        expect "$n" "$f" 0 " 0 failed, 0 not evaluated"
+        grep -q "checks: [1-9][0-9]* passed" "$T/$n.out" && ok "$n: its checks ran" || ko "$n: its checks ran" "$(grep 'main block:' "$T/$n.out")"
+    done
+fi
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
