@@ -14,6 +14,7 @@ typedef enum { AFF_SHARED = 0, AFF_CUBE = 1, AFF_VEC = 2, AFF_BOTH = 3 } Aff;
 typedef enum { XB_NONE = 0, XB_C2V, XB_V2C } Boundary;
 
 bool emk_cube_space(MemSpace s);
+bool emk_is_xcore(OpId op);            /* tpush / tpop / tfree in either direction */
 Boundary emk_boundary(const Expr *call);
 Aff emk_call_aff(const Expr *call);
 Aff emk_stmt_aff(const Stmt *s);

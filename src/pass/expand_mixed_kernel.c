@@ -15,6 +15,11 @@
 
 bool emk_cube_space(MemSpace s) { return s == MS_MAT || s == MS_LEFT || s == MS_RIGHT || s == MS_ACC || s == MS_BIAS; }
 
+bool emk_is_xcore(OpId op) {
+    return op == OP_TILE_TPUSH_TO_AIV || op == OP_TILE_TPUSH_TO_AIC || op == OP_TILE_TPOP_FROM_AIC || op == OP_TILE_TPOP_FROM_AIV ||
+           op == OP_TILE_TFREE_TO_AIC || op == OP_TILE_TFREE_TO_AIV;
+}
+
 static MemSpace tile_space(const Expr *e) { return e && e->type && e->type->kind == TY_TILE ? e->type->space : MS_NONE; }
 
 Aff emk_type_aff(const Type *t) {
@@ -126,6 +131,25 @@ static void fence_list(Fences *fc, StmtList *l) {
             i++;
         }
     }
+}
+
+/* Before either side is cut out: fences between a GM store on one side and a load of it on the other,
+ * and a returned GM result named by its parameter (only one side keeps the store that produced it). */
+static void prepare_split(PassCtx *ctx, Function *f) {
+    Fences fc = { ctx, {0}, {{0}}, {MS_NONE, MS_NONE, MS_NONE} };
+    pass_aliases_build(ctx, &f->body, &fc.al);
+    fence_list(&fc, &f->body);
+    for (int i = 0; i < f->body.len; i++) {
+        Stmt *r = f->body.items[i];
+        if (r->kind != ST_RETURN) continue;
+        for (int j = 0; j < r->ret.n; j++) {
+            Var *root = gm_root(&fc, r->ret.values[j]);
+            for (int k = 0; root && k < f->params.len; k++)
+                if (f->params.items[k] == root) r->ret.values[j] = ir_ref(root);
+        }
+    }
+    pass_aliases_free(&fc.al);
+    for (int i = 0; i < 3; i++) vec_free(&fc.stored[i]);
 }
 
 /* ---- the split ---- */
@@ -240,11 +264,7 @@ static bool split_lanes(PassCtx *ctx, Program *p, Function *f, const Lanes *ln) 
         return false;
     }
     EmkOpts o = { 1, 2 };                  /* a fence reaches both vector cores */
-    Fences fc = { ctx, {0}, {{0}}, {MS_NONE, MS_NONE, MS_NONE} };
-    pass_aliases_build(ctx, &f->body, &fc.al);
-    fence_list(&fc, &f->body);
-    pass_aliases_free(&fc.al);
-    for (int i = 0; i < 3; i++) vec_free(&fc.stored[i]);
+    prepare_split(ctx, f);
     Function *members[3];
     int n = 0;
     if (list_aff(&f->body) & AFF_CUBE) {
@@ -274,21 +294,7 @@ static bool split_function(PassCtx *ctx, Program *p, Function *f) {
     Lanes xl = { false, false, false, false, SPAN_NONE };
     lanes_scan(&xl, &f->body, false);
     if (!xl.crossing) o.split = 0;
-    Fences fc = { ctx, {0}, {{0}}, {MS_NONE, MS_NONE, MS_NONE} };
-    pass_aliases_build(ctx, &f->body, &fc.al);
-    fence_list(&fc, &f->body);
-    /* a returned GM result is its parameter on both sides (only one side may hold the store) */
-    for (int i = 0; i < f->body.len; i++) {
-        Stmt *r = f->body.items[i];
-        if (r->kind != ST_RETURN) continue;
-        for (int j = 0; j < r->ret.n; j++) {
-            Var *root = gm_root(&fc, r->ret.values[j]);
-            for (int k = 0; root && k < f->params.len; k++)
-                if (f->params.items[k] == root) r->ret.values[j] = ir_ref(root);
-        }
-    }
-    pass_aliases_free(&fc.al);
-    for (int i = 0; i < 3; i++) vec_free(&fc.stored[i]);
+    prepare_split(ctx, f);
     Function *members[3];
     int n = 0;
     members[n] = side_function(ctx, p, f, "aic", FT_AIC);

@@ -154,6 +154,20 @@ static bool keep_compound(Side *sd, Stmt *s) {
     }
 }
 
+/* `tile.tfree_to_aic(x)` on the AIV (`tfree_to_aiv` on the AIC; x NULL: a fence's slot) as a statement. */
+static Stmt *tfree_stmt(Side *sd, Var *x, Span sp) {
+    IrCtx *c = sd->ctx->ir;
+    Expr *arg = x ? ir_ref(x) : NULL;
+    Expr *e = ir_call(c, sd->side == AFF_VEC ? OP_TILE_TFREE_TO_AIC : OP_TILE_TFREE_TO_AIV, x ? &arg : NULL, x ? 1 : 0);
+    ir_attr_set(c, &e->call.kwargs, "split", ir_av_int(sd->o->split));   /* the AIC frees one slot per lane */
+    ir_attr_set(c, &e->call.kwargs, "slot_num", ir_av_int(sd->o->slot_num));
+    ir_deduce_call(c, e);
+    e->span = sp;
+    Stmt *fs = ir_eval(c, e);
+    fs->span = sp;
+    return fs;
+}
+
 /* tfree after the last statement of l (from `from` on) that uses the popped tile x. */
 static void insert_tfree(Side *sd, StmtList *l, int from, Var *x) {
     IrCtx *c = sd->ctx->ir;
@@ -172,15 +186,7 @@ static void insert_tfree(Side *sd, StmtList *l, int from, Var *x) {
         StmtList one = { &l->items[j], 1, 1 };
         if (ir_stmts_use_var(&one, x)) last = j;
     }
-    Expr *arg = ir_ref(x);
-    Expr *e = ir_call(c, sd->side == AFF_VEC ? OP_TILE_TFREE_TO_AIC : OP_TILE_TFREE_TO_AIV, &arg, 1);
-    ir_attr_set(c, &e->call.kwargs, "split", ir_av_int(sd->o->split));   /* the AIC frees one slot per lane */
-    ir_attr_set(c, &e->call.kwargs, "slot_num", ir_av_int(sd->o->slot_num));
-    ir_deduce_call(c, e);
-    e->span = l->items[last]->span;
-    Stmt *fs = ir_eval(c, e);
-    fs->span = e->span;
-    ir_list_insert(c, l, last + 1, fs);
+    ir_list_insert(c, l, last + 1, tfree_stmt(sd, x, l->items[last]->span));
 }
 
 static bool keep_list(Side *sd, StmtList *l) {
@@ -221,14 +227,7 @@ static bool keep_list(Side *sd, StmtList *l) {
             insert_tfree(sd, l, i, s->assign.var);
         Expr *fp = s->kind == ST_EVAL ? s->eval.expr : NULL;
         if (fp && (pass_is_op(fp, OP_TILE_TPOP_FROM_AIC) || pass_is_op(fp, OP_TILE_TPOP_FROM_AIV))) {   /* a fence's slot: free at once */
-            Expr *e = ir_call(sd->ctx->ir, pass_is_op(fp, OP_TILE_TPOP_FROM_AIC) ? OP_TILE_TFREE_TO_AIC : OP_TILE_TFREE_TO_AIV, NULL, 0);
-            ir_attr_set(sd->ctx->ir, &e->call.kwargs, "split", ir_av_int(sd->o->split));
-            ir_attr_set(sd->ctx->ir, &e->call.kwargs, "slot_num", ir_av_int(sd->o->slot_num));
-            ir_deduce_call(sd->ctx->ir, e);
-            e->span = s->span;
-            Stmt *fs = ir_eval(sd->ctx->ir, e);
-            fs->span = s->span;
-            ir_list_insert(sd->ctx->ir, l, i + 1, fs);
+            ir_list_insert(sd->ctx->ir, l, i + 1, tfree_stmt(sd, NULL, s->span));
             i++;
         }
     }
@@ -293,11 +292,7 @@ static void check_list(Defs *d, StmtList *l) {
  * tile or touches a channel (the channel order must not change). */
 typedef struct { bool found; } XFind;
 static void find_xcore(Expr *e, void *ud) {
-    if (e->kind != EX_CALL) return;
-    OpId op = e->call.op;
-    if (op == OP_TILE_TPUSH_TO_AIV || op == OP_TILE_TPUSH_TO_AIC || op == OP_TILE_TPOP_FROM_AIC || op == OP_TILE_TPOP_FROM_AIV ||
-        op == OP_TILE_TFREE_TO_AIC || op == OP_TILE_TFREE_TO_AIV)
-        ((XFind *)ud)->found = true;
+    if (e->kind == EX_CALL && emk_is_xcore(e->call.op)) ((XFind *)ud)->found = true;
 }
 
 static void sink_pops(StmtList *l) {
