@@ -55,7 +55,9 @@ bool pass_run_pipeline(Program *p, PassCtx *ctx, PassHook hook, void *ud);
 /* The passes, in pipeline order. */
 bool pass_convert_to_ssa(Program *p, PassCtx *ctx);
 bool pass_flatten_call_expr(Program *p, PassCtx *ctx);
+bool pass_auto_split_cores(Program *p, PassCtx *ctx);
 bool pass_outline_incore_scopes(Program *p, PassCtx *ctx);
+bool pass_auto_tile_l1(Program *p, PassCtx *ctx);
 bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx);
 bool pass_block_nz_tensor_views(Program *p, PassCtx *ctx);
 bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx);
