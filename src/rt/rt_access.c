@@ -87,6 +87,14 @@ bool rt_eval_access(Rt *rt, const Expr *e, RtValue *out) {
     if (!rt_element(rt, e, x.t, &p)) return false;
     if (!rt_run_pending(rt)) return false;
     rt_wait_for(rt, x.t, write);
+    if (rt->opt && rt->opt->timing_only) {        /* no data: a read's value is unknown, a write is only timed */
+        if (!write)
+            return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span,
+                           "--timing-only: tensor.read of an element of a %s tensor needs its data, which a timing-only run "
+                           "does not compute; run without --timing-only", dtype_name(x.t->dtype));
+        *out = x;
+        return true;
+    }
     if (!write) { *out = rt_read_elem(x.t->dtype, p); return true; }
     rt_write_elem(x.t->dtype, p, &val);
     *out = x;

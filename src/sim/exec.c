@@ -72,6 +72,8 @@ static double pad_value(int pad) {
     return pad == 2 ? 1e300 : pad == 3 ? -1e300 : 0.0;   /* PAD_MAX / PAD_MIN saturate to the dtype's extremes */
 }
 
+static bool exec_data(SimRun *s, const SimDyn *d);
+
 static bool exec_tload(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
     GmMat g;
@@ -159,7 +161,39 @@ static bool exec_tinsert(SimRun *s, const SimDyn *d) {
     return true;
 }
 
-bool sim_exec(SimRun *s, const SimDyn *d) {
+/* --timing-only: the instruction's checks and its GM footprint (the race detectors work on addresses),
+ * no data. Window checks that the data path makes stay, so both modes fail on the same programs. */
+static bool timing_only(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    switch (i->op) {
+    case MI_TLOAD: case MI_TSTORE: {
+        GmMat g;
+        if (!gm_mat(s, i, &g)) return false;
+        const SimView *v = &s->views[i->op == MI_TLOAD ? i->dst : i->src0];
+        int64_t nr = v->buf->valid_rows, nc = v->buf->valid_cols;
+        if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
+        if (i->op == MI_TLOAD && g.eb != v->eb)
+            return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
+        record_window(s, d, &g, nr, nc, i->op == MI_TSTORE, i->op == MI_TSTORE && i->atomic_add);
+        return true;
+    }
+    case MI_TEXTRACT: case MI_TINSERT: case MI_TMOV: {
+        const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
+        const MirBuf *win = i->op == MI_TINSERT ? sv->buf : dv->buf, *whole = i->op == MI_TINSERT ? dv->buf : sv->buf;
+        int64_t nr = i->op == MI_TINSERT ? win->valid_rows : win->rows, nc = i->op == MI_TINSERT ? win->valid_cols : win->cols;
+        if (i->op == MI_TMOV ? dv->buf->rows != sv->buf->rows || dv->buf->cols != sv->buf->cols
+                             : d->off0 < 0 || d->off1 < 0 || d->off0 + nr > whole->rows || d->off1 + nc > whole->cols)
+            return exec_data(s, d);              /* the data path names the error */
+        return true;
+    }
+    case MI_TGETVAL: case MI_TSETVAL: case MI_GGETVAL: case MI_GSETVAL: return sim_exec_scalar(s, d);
+    default: return true;                        /* matmuls and vector instructions: timing only */
+    }
+}
+
+bool sim_exec(SimRun *s, const SimDyn *d) { return s->o->timing_only ? timing_only(s, d) : exec_data(s, d); }
+
+static bool exec_data(SimRun *s, const SimDyn *d) {
     switch (d->inst->op) {
     case MI_TLOAD: return exec_tload(s, d);
     case MI_TSTORE: return exec_tstore(s, d);

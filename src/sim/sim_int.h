@@ -149,6 +149,10 @@ typedef struct SimRun {
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
     VEC(SimRace) reported;
+    /* timing-only runs: taint_by[v] = the element read (tgetval / ggetval) whose value variable v holds
+     * (NULL: not data-dependent); ntaint counts them, so runs without reads skip the check */
+    const MirInst **taint_by;
+    int ntaint;
     bool failed;                 /* a hard error happened */
 } SimRun;
 
