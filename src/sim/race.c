@@ -27,8 +27,19 @@ static const int8_t slot_of[PIPE_COUNT] = {
     [PIPE_ALL] = 7, [PIPE_MTE4] = 7, [PIPE_MTE5] = 7, [PIPE_V2] = 7,
 };
 
-/* Shadow memory lives in the core and is reset over the granules the previous run dirtied. GM
- * shadow of a single run: every tensor parameter's granules, concatenated (in the core). */
+/* The GM shadow of one run (or group): every tensor parameter's granules. Fresh zeroed memory per run
+ * and freed after it, not a buffer kept and cleared: a large calloc maps zero pages, so a run pays only
+ * for the granules it touches (a 6144 x 6144 GEMM block touches a quarter of its tensors), never
+ * O(GM) per run. */
+static SimShadow *gm_shadow_new(int64_t granules) {
+    PTOC_ASSERT(granules < INT32_MAX, "GM shadow too large");
+    SimShadow *sh = calloc((size_t)granules + 1, sizeof *sh);
+    PTOC_ASSERT(sh != NULL, "out of memory (GM shadow of %lld granules)", (long long)granules);
+    return sh;
+}
+
+/* On-chip shadow memory lives in the core and is reset over the granules the previous run dirtied.
+ * GM shadow of a single run: every tensor parameter's granules, concatenated. */
 void sim_race_init(SimRun *s) {
     SimCore *c = s->c;
     for (int m = 0; m < MS_COUNT; m++) {
@@ -49,10 +60,7 @@ void sim_race_init(SimRun *s) {
         s->gm_len[p] = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
         total += s->gm_len[p];
     }
-    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
-    vec_reserve(&c->gm_shadow, (int)total + 1);
-    memset(c->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
-    s->gm_sh = c->gm_shadow.data;
+    s->gm_own = s->gm_sh = gm_shadow_new(total);
 }
 
 /* A group's GM shadow is one array for all its kernels, one region per distinct data pointer (the
@@ -92,13 +100,15 @@ void sim_race_group_init(SimGroup *g) {
         if (pass == 0)
             for (int x = 0; x < nreg; x++) { base[x] = total; total += len[x]; }
     }
-    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
-    vec_reserve(&g->gm_shadow, (int)total + 1);
-    memset(g->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
-    for (int j = 0; j < g->n; j++) g->runs[j]->gm_sh = g->gm_shadow.data;
+    g->gm_shadow = gm_shadow_new(total);
+    for (int j = 0; j < g->n; j++) g->runs[j]->gm_sh = g->gm_shadow;
 }
 
-void sim_race_free(SimRun *s) { vec_free(&s->reported); }
+void sim_race_free(SimRun *s) {
+    vec_free(&s->reported);
+    free(s->gm_own);
+    s->gm_own = NULL;
+}
 
 /* Shadow array for an access; *n gets its granule count. */
 static SimShadow *shadow_for(SimRun *s, const MirAccess *a, int64_t *n) {

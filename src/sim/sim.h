@@ -38,8 +38,9 @@ typedef struct SimOptions {
 typedef struct SimTraceEvent { Pipe pipe; const MirInst *inst; int64_t start, end; } SimTraceEvent;
 
 /* GM elements [lo, hi) of tensor parameter `param` (element offsets from the parameter's data
- * pointer) read or written by the kernel; consecutive touches of one instruction kind are merged.
- * The runtime's task-level race check works on these. */
+ * pointer) read or written by the kernel: the run's footprint per (param, write, atomic) as disjoint
+ * ranges sorted by lo (overlapping and adjacent touches merged; not in execution order). The
+ * runtime's task-level race check works on these. */
 typedef struct SimGmAccess { int param; int64_t lo, hi; bool write, atomic; } SimGmAccess;
 
 typedef struct SimResult {
@@ -50,7 +51,7 @@ typedef struct SimResult {
     VEC(char *) races;              /* data races and same-pipe hazards: one message each (malloc'd) */
     VEC(char *) sync_errors;        /* flag-protocol errors: deadlock, set on set flag, tokens left set */
     VEC(SimTraceEvent) trace;       /* when opts.trace, in execution order */
-    VEC(SimGmAccess) gm;            /* when opts.record_gm, in execution order */
+    VEC(SimGmAccess) gm;            /* when opts.record_gm: the footprint (above) */
 } SimResult;
 
 /* Runs kernel k on core c. gm[i] points to parameter i's data (laid out by its MirParam
