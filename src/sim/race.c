@@ -38,6 +38,20 @@ static SimShadow *gm_shadow_new(int64_t granules) {
     return sh;
 }
 
+/* gm_written[p]: some instruction of the kernel writes GM parameter p. In a run of its own, reads of
+ * a parameter nothing writes cannot conflict (only writes and Acc reads are checked against readers),
+ * so they skip the shadow: the operand reads of a large matmul are most of its GM traffic, each row
+ * a cache miss in the shadow. */
+static void mark_written(SimRun *s, const MirBlock *b) {
+    for (int j = 0; j < b->len; j++) {
+        const MirInst *i = b->items[j];
+        if ((i->op == MI_TSTORE || i->op == MI_GSETVAL) && i->param >= 0 && i->param < s->k->nparams) s->gm_written[i->param] = true;
+        mark_written(s, &i->body);
+        mark_written(s, &i->then_body);
+        mark_written(s, &i->else_body);
+    }
+}
+
 /* On-chip shadow memory lives in the core and is reset over the granules the previous run dirtied.
  * GM shadow of a single run: every tensor parameter's granules, concatenated. */
 void sim_race_init(SimRun *s) {
@@ -61,6 +75,8 @@ void sim_race_init(SimRun *s) {
         total += s->gm_len[p];
     }
     s->gm_own = s->gm_sh = gm_shadow_new(total);
+    s->gm_written = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
+    mark_written(s, &s->k->body);
 }
 
 /* A group's GM shadow is one array for all its kernels, one region per distinct data pointer (the
@@ -274,6 +290,7 @@ static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t
 /* GM accesses of tload / tstore: the exact rows of the window (NZ: each row's run in every column
  * strip it crosses); of a scalar access: its element. */
 static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
+    if (!write && s->gm_written && !s->gm_written[a->param]) return;   /* a run of its own reading what nothing writes */
     int64_t n;
     SimShadow *sh = shadow_for(s, a, &n);
     const MirInst *i = d->inst;

@@ -147,6 +147,7 @@ typedef struct SimRun {
     int32_t known[PIPE_COUNT][SIM_VC];
     SimShadow *gm_sh;            /* GM shadow (the run's own, or the group's shared one) */
     SimShadow *gm_own;           /* the run's own GM shadow (freed with the run), NULL in a group */
+    bool *gm_written;            /* a run of its own: per param, some instruction writes it (NULL in a group) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
     VEC(SimRace) reported;
