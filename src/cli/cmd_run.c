@@ -8,6 +8,7 @@
  * Exit 0 only when the outputs are within tolerance and no race or sync error was found; 1 on any
  * error or failed check; 2 on a usage error. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -42,6 +43,15 @@ static void emit(DrvSession *s, bool json, bool compiled) {
     }
     fputs(sb_cstr(&sb), stdout);
     sb_free(&sb);
+}
+
+/* The file has an `if __name__ == "__main__":` block (a textual look: only for the --timing-only note). */
+static bool has_main_block(const char *path) {
+    size_t len;
+    char *text = base_read_file_max(path, (size_t)16 << 20, &len);
+    bool found = text && strstr(text, "__main__") != NULL;
+    free(text);
+    return found;
 }
 
 /* --out NAME=FILE, bound after the program is loaded (--in: cli_common_option, cli_bind_inputs). */
@@ -88,7 +98,7 @@ int cli_run(int argc, char **argv) {
     if (keep) o.capture_deps = true;
     char *path, *entry;
     cli_split_program(prog, &path, &entry);
-    if (!entry && o.timing_only)                 /* the block's checks need data */
+    if (!entry && o.timing_only && has_main_block(path))   /* the block's checks need data */
         fprintf(stderr, "note: --timing-only does not run the file's __main__ block (its calls and checks need data); "
                         "running the default entry\n");
     if (!entry && !o.timing_only && !keep && binds.nargs == 0 && binds.nins == 0 && nouts == 0) {   /* no NAME: the file's own __main__ block (docs/cli.md) */

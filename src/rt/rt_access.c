@@ -90,8 +90,9 @@ bool rt_eval_access(Rt *rt, const Expr *e, RtValue *out) {
     if (rt->opt && rt->opt->timing_only) {        /* no data: a read's value is unknown, a write is only timed */
         if (!write)
             return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span,
-                           "--timing-only: tensor.read of an element of a %s tensor needs its data, which a timing-only run "
-                           "does not compute; run without --timing-only", dtype_name(x.t->dtype));
+                           "--timing-only: this tensor.read of an element of '%s' (%s) needs the tensor's data, which a "
+                           "timing-only run does not compute (its value could steer control flow or addresses); run "
+                           "without --timing-only", x.t->name ? x.t->name : "a tensor", dtype_name(x.t->dtype));
         *out = x;
         return true;
     }
