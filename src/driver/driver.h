@@ -47,7 +47,7 @@ typedef struct DrvOptions {
 
 void drv_options_defaults(DrvOptions *o);
 /* String options of the public API: target, memory_planner, dbc, pipeline_dbc, seed, race_check,
- * verify_roundtrip, capture_deps, golden, threads. false with a message in err on a bad key/value. */
+ * verify_roundtrip, capture_deps, golden, timing_only, threads. false with a message in err on a bad key/value. */
 bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err, size_t errlen);
 bool drv_planner_from_name(const char *name, MemoryPlanner *out);   /* pypto | dsa_rp | ptoas */
 
