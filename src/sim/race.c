@@ -61,6 +61,7 @@ void sim_race_init(SimRun *s) {
             memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
         c->dirty_lo[m] = INT64_MAX;
         c->dirty_hi[m] = 0;
+        c->nlazy[m] = 0;                         /* all zero now: nothing stale */
     }
     s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
     s->gm_len = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
@@ -320,6 +321,40 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
     }
 }
 
+/* ---- uniform ranges of the on-chip shadow ----
+ * Whole tiles are written and read again and again (a matmul reads and writes its whole 128 KiB Acc
+ * tile every k-step: 4096 granules). After a write of [g0, g1] all its granules hold one state, and
+ * until an access covers part of the range they stay equal to each other. Such a range is kept lazy:
+ * sh[g0] holds the state, sh[g0 + 1 .. g1] are stale, and an access of exactly [g0, g1] checks and
+ * updates sh[g0] alone — what the granule loop would do, as it checks a run of equal states once.
+ * An access overlapping a lazy range otherwise first writes the state out to its granules. Lazy
+ * ranges of a space are disjoint; the reset at the next run's start drops them. */
+static void lazy_flush(SimShadow *sh, const SimLazy *l) {
+    for (int64_t g = l->g0 + 1; g <= l->g1; g++) sh[g] = sh[l->g0];
+}
+
+/* 1 when [g0, g1] is a lazy range; otherwise flushes and drops the lazy ranges it overlaps, 0. */
+static bool lazy_take(SimCore *c, MemSpace m, SimShadow *sh, int64_t g0, int64_t g1) {
+    for (int k = 0; k < c->nlazy[m]; k++) {
+        SimLazy *l = &c->lazy[m][k];
+        if (l->g0 == g0 && l->g1 == g1) return true;
+        if (l->g1 < g0 || l->g0 > g1) continue;
+        lazy_flush(sh, l);
+        *l = c->lazy[m][--c->nlazy[m]];
+        k--;
+    }
+    return false;
+}
+
+static void lazy_add(SimCore *c, MemSpace m, SimShadow *sh, int64_t g0, int64_t g1) {
+    if (c->nlazy[m] == SIM_LAZY) {                 /* full: the oldest becomes eager again */
+        lazy_flush(sh, &c->lazy[m][0]);
+        memmove(&c->lazy[m][0], &c->lazy[m][1], sizeof(SimLazy) * (SIM_LAZY - 1));
+        c->nlazy[m]--;
+    }
+    c->lazy[m][c->nlazy[m]++] = (SimLazy){ g0, g1 };
+}
+
 static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
     if (a->hi <= a->lo) return;
     if (a->space == MS_DDR) { touch_gm(s, d, a, write); return; }
@@ -327,7 +362,9 @@ static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool wr
     SimShadow *sh = shadow_for(s, a, &n);
     int64_t g0 = a->lo / SIM_GRANULE, g1 = (a->hi - 1) / SIM_GRANULE;
     if (g0 < 0 || g1 >= n) return;   /* bounds are hard errors of the instruction itself */
+    if (lazy_take(s->c, a->space, sh, g0, g1)) { touch(s, d, sh, g0, g0, write, a); return; }
     touch(s, d, sh, g0, g1, write, a);
+    if (write && g1 - g0 >= SIM_LAZY_MIN) lazy_add(s->c, a->space, sh, g0, g1);
 }
 
 void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) { touch_access(s, d, a, write); }

@@ -27,6 +27,11 @@ typedef struct SimShadow {
     int32_t r[SIM_SLOTS];
 } SimShadow;
 
+/* A lazy uniform range of an on-chip shadow (race.c): granules [g0, g1] all hold the state of g0. */
+typedef struct SimLazy { int64_t g0, g1; } SimLazy;
+#define SIM_LAZY 16              /* lazy ranges per space */
+#define SIM_LAZY_MIN 8           /* a write of more granules than this starts one */
+
 struct SimCore {
     const Target *t;
     CoreKind kind;
@@ -38,6 +43,8 @@ struct SimCore {
     /* race detector shadow memory, kept across runs (reset over the dirty granule range) */
     SimShadow *shadow[MS_COUNT];
     int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
+    SimLazy lazy[MS_COUNT][SIM_LAZY];
+    int nlazy[MS_COUNT];
 };
 
 /* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
