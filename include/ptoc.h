@@ -47,6 +47,8 @@ void ptoc_program_free(ptoc_program *p);
  *   seed            unsigned integer (used by ptoc_run_random)
  *   threads         runtime host threads, "0" = one per CPU
  *   capture_deps    "0" (default) | "1"   record the runtime's deps.json (ptoc_deps_json)
+ *   timing_only     "0" (default) | "1"   simulate timing only: the buffers are never read or written,
+ *                                          no golden run (`ptoc run --timing-only`, docs/sim.md)
  * Unknown keys and bad values fail with a diagnostic. */
 int ptoc_set_option(ptoc_program *p, const char *key, const char *value);
 

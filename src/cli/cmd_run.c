@@ -3,10 +3,12 @@
  *
  *   ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]
  *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--threads N] [--[no-]verify-roundtrip]
- *            [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]...
+ *            [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [--timing-only]
+ * --timing-only: the same simulation without data (docs/sim.md); the verdict line says no data was computed.
  * Exit 0 only when the outputs are within tolerance and no race or sync error was found; 1 on any
  * error or failed check; 2 on a usage error. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -15,7 +17,7 @@
 
 static void run_usage(FILE *f) {
     fprintf(f,
-            "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]\n"
+            "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check] [--timing-only]\n"
             "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--threads N] [--[no-]verify-roundtrip]\n"
             "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [-D NAME=VALUE]...\n"
             "  -D NAME=VALUE   bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
@@ -23,6 +25,7 @@ static void run_usage(FILE *f) {
             "  --keep DIR      write the output tree (passes_dump/, ptoas/, report/, run/deps.json) to DIR\n"
             "  --seed N        seed of the random inputs (default 1)\n"
             "  --no-race-check do not run the simulator's race detector\n"
+            "  --timing-only   simulate timing only: no data moved or computed, no golden run or comparison\n"
             "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values (an unshaped\n"
             "                  pl.Tensor parameter takes the file's shape and dtype)\n"
             "  --arg NAME=V    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"
@@ -40,6 +43,15 @@ static void emit(DrvSession *s, bool json, bool compiled) {
     }
     fputs(sb_cstr(&sb), stdout);
     sb_free(&sb);
+}
+
+/* The file has an `if __name__ == "__main__":` block (a textual look: only for the --timing-only note). */
+static bool has_main_block(const char *path) {
+    size_t len;
+    char *text = base_read_file_max(path, (size_t)16 << 20, &len);
+    bool found = text && strstr(text, "__main__") != NULL;
+    free(text);
+    return found;
 }
 
 /* --out NAME=FILE, bound after the program is loaded (--in: cli_common_option, cli_bind_inputs). */
@@ -75,14 +87,21 @@ int cli_run(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--keep") && i + 1 < argc) keep = argv[++i];
         else if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--no-race-check")) o.race_check = false;
+        else if (!strcmp(argv[i], "--timing-only")) o.timing_only = true;
         else if (argv[i][0] == '-' || prog) return fprintf(stderr, "ptoc run: unexpected argument '%s'\n", argv[i]), run_usage(stderr), 2;
         else prog = argv[i];
     }
     if (!prog) return run_usage(stderr), 2;
+    if (o.timing_only && (binds.nins || nouts))
+        return fprintf(stderr, "ptoc run: --timing-only moves and computes no data, so --in / --out cannot be used with it "
+                               "(bind a parameter's shape with --arg NAME=RxC:dtype)\n"), 2;
     if (keep) o.capture_deps = true;
     char *path, *entry;
     cli_split_program(prog, &path, &entry);
-    if (!entry && !keep && binds.nargs == 0 && binds.nins == 0 && nouts == 0) {   /* no NAME: the file's own __main__ block (docs/cli.md) */
+    if (!entry && o.timing_only && has_main_block(path))   /* the block's checks need data */
+        fprintf(stderr, "note: --timing-only does not run the file's __main__ block (its calls and checks need data); "
+                        "running the default entry\n");
+    if (!entry && !o.timing_only && !keep && binds.nargs == 0 && binds.nins == 0 && nouts == 0) {   /* no NAME: the file's own __main__ block (docs/cli.md) */
         StrBuf out = {0}, diags = {0};
         int rc = drv_main_run(&o, path, json, &out, &diags);
         fputs(sb_cstr(&diags), stderr);

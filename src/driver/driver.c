@@ -71,7 +71,8 @@ bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err
                : !strcmp(key, "race_check") ? &o->race_check
                : !strcmp(key, "verify_roundtrip") ? &o->verify_roundtrip
                : !strcmp(key, "capture_deps") ? &o->capture_deps
-               : !strcmp(key, "golden") ? &o->golden : NULL;
+               : !strcmp(key, "golden") ? &o->golden
+               : !strcmp(key, "timing_only") ? &o->timing_only : NULL;
     if (!flag) return snprintf(err, errlen, "unknown option '%s'", key), false;
     if (!parse_bool(value, &b)) return snprintf(err, errlen, "option '%s' expects a boolean, got '%s'", key, value), false;
     *flag = b;

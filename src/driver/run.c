@@ -7,7 +7,9 @@
  *
  * Comparison: per element of every Out/InOut tensor, abs = |x - g|, rel = abs / max(|g|, 1e-6);
  * the element passes if abs <= atol + rtol * |g|. atol = rtol = 1e-2 when an input is FP16/BF16,
- * 1e-4 when the inputs are FP32, 0 (exact) when they are integers. NaN passes only against NaN. */
+ * 1e-4 when the inputs are FP32, 0 (exact) when they are integers. NaN passes only against NaN.
+ * Timing-only runs (DrvOptions.timing_only) skip the random inputs, the golden run and the
+ * comparison; the simulator and the runtime then never touch the buffers. */
 #include "driver/driver_int.h"
 
 #include <math.h>
@@ -147,7 +149,7 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
     void **gm = call->params;
     Target timing;
     SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
-                      drv_block_timing(s, k->core, call->block_num, 1, &timing) };
+                      s->opt.timing_only, drv_block_timing(s, k->core, call->block_num, 1, &timing) };
     SimResult r;
     memset(&r, 0, sizeof r);
     SimCore *core = drv_pool_acquire(s, k->core);
@@ -243,7 +245,7 @@ static bool golden_run(DrvSession *s, void **gold) {
 
 static bool execute(DrvSession *s, void **bufs, int nbufs) {
     RtOptions ro = { .target = s->opt.target, .threads = s->opt.threads, .capture_deps = s->opt.capture_deps,
-                     .race_check = s->opt.race_check };
+                     .race_check = s->opt.race_check, .timing_only = s->opt.timing_only };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();
@@ -281,7 +283,7 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
             diag_error(&s->diag, SPAN_NONE, "buffer for parameter '%s' is NULL", s->params[i].name);
             return false;
         }
-    void **gold = s->opt.golden ? golden_copies(s, bufs) : NULL;
+    void **gold = s->opt.golden && !s->opt.timing_only ? golden_copies(s, bufs) : NULL;   /* timing-only: no data to compare */
     double t0 = base_now_seconds();
     bool ok = !gold || golden_run(s, gold);
     s->run.golden_seconds = base_now_seconds() - t0;
@@ -315,8 +317,17 @@ bool drv_run_random(DrvSession *s) {
     uint64_t state = s->opt.seed;
     for (int i = 0; i < s->nparams; i++) {
         const DrvParam *p = &s->params[i];
+        /* timing-only: the buffers are address keys, never touched, so calloc's pages are never made */
         bufs[i] = calloc(1, (size_t)(p->bytes ? p->bytes : 1));
-        if (p->is_tensor && p->dir != PD_OUT) drv_fill_random(bufs[i], p->dtype, p->numel, &state);
+        PTOC_ASSERT(bufs[i] != NULL, "out of memory allocating %lld bytes for '%s'", (long long)p->bytes, p->name);
+        if (p->is_tensor && p->dir != PD_OUT && !s->opt.timing_only) drv_fill_random(bufs[i], p->dtype, p->numel, &state);
+    }
+    if (s->opt.timing_only && s->bindings.len) {   /* the CLI refuses these; the API learns it here */
+        diag_error(&s->diag, SPAN_NONE, "a timing-only run reads and writes no data: .npy inputs / outputs (%s) cannot be bound",
+                   s->bindings.data[0].path);
+        for (int i = 0; i < s->nparams; i++) free(bufs[i]);
+        free(bufs);
+        return false;
     }
     bool golden = s->opt.golden;
     s->opt.golden = true;

@@ -58,6 +58,9 @@ typedef struct RtOptions {
                                       results never depend on host timing (value ignored). */
     bool capture_deps;             /* build deps.json */
     bool race_check;               /* check that tasks touching overlapping GM (one writing) are ordered */
+    bool timing_only;              /* no data: tensor buffers are never read or written (views are not
+                                      staged; an orchestration tensor.read is an error, tensor.write is
+                                      timed but writes nothing) */
     int task_window;               /* task slots per ring (spec §7); 0 = 16384. A scope whose task
                                       count reaches window - 1 is a SCOPE_DEADLOCK (§12.2) */
 } RtOptions;

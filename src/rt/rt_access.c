@@ -87,6 +87,15 @@ bool rt_eval_access(Rt *rt, const Expr *e, RtValue *out) {
     if (!rt_element(rt, e, x.t, &p)) return false;
     if (!rt_run_pending(rt)) return false;
     rt_wait_for(rt, x.t, write);
+    if (rt->opt && rt->opt->timing_only) {        /* no data: a read's value is unknown, a write is only timed */
+        if (!write)
+            return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span,
+                           "--timing-only: this tensor.read of an element of '%s' (%s) needs the tensor's data, which a "
+                           "timing-only run does not compute (its value could steer control flow or addresses); run "
+                           "without --timing-only", x.t->name ? x.t->name : "a tensor", dtype_name(x.t->dtype));
+        *out = x;
+        return true;
+    }
     if (!write) { *out = rt_read_elem(x.t->dtype, p); return true; }
     rt_write_elem(x.t->dtype, p, &val);
     *out = x;

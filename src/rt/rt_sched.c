@@ -119,7 +119,7 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         if (views[k].packed) ptrs[k] = rt_tensor_data(&a->t);
         else {
             staged[k] = calloc((size_t)rt_tensor_numel(&a->t) + 1, (size_t)dtype_bytes(a->t.dtype));
-            rt_gather(&a->t, staged[k]);
+            if (!rt->opt || !rt->opt->timing_only) rt_gather(&a->t, staged[k]);
             ptrs[k] = staged[k];
         }
         params[i] = ptrs[k];
@@ -147,7 +147,7 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
     k = 0;
     for (int i = 0; i < t->nargs; i++) {
         if (t->args[i].dir == AD_SCALAR) continue;
-        if (staged[k] && ok && rt_is_written(t->args[i].dir)) rt_scatter(&t->args[i].t, staged[k]);
+        if (staged[k] && ok && rt_is_written(t->args[i].dir) && !(rt->opt && rt->opt->timing_only)) rt_scatter(&t->args[i].t, staged[k]);
         free(staged[k]);
         k++;
     }

@@ -38,7 +38,6 @@ void sim_core_free(SimCore *c) {
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
     vec_free(&c->vrow);
     for (int i = 0; i < MS_COUNT; i++) free(c->shadow[i]);
-    vec_free(&c->gm_shadow);
     free(c);
 }
 
@@ -76,6 +75,37 @@ void sim_add_msg(SimRun *s, bool race, const char *fmt, ...) {
         if (!dup) { vec_push(&s->r->sync_errors, m); return; }
     }
     free(m);
+}
+
+/* ---- timing-only: values read from data ---- */
+
+/* The first variable of e that holds a value read from data in a timing-only run, or -1. */
+static int tainted_var(const SimRun *s, const MirExpr *e) {
+    if (!e) return -1;
+    if (e->kind == MX_VAR) return e->var >= 0 && e->var < s->k->nvars && s->taint_by[e->var] ? e->var : -1;
+    int v = tainted_var(s, e->a);
+    return v >= 0 ? v : tainted_var(s, e->b);
+}
+
+/* A timing-only run cannot follow control flow or addresses computed from data it does not have:
+ * `what` of instruction i (a loop bound, a condition, an offset) uses such a value. The error is at
+ * i's source line and names the variable and the read it came from. */
+static bool data_dependent(SimRun *s, const MirInst *i, const MirExpr *e, const char *what) {
+    if (!s->ntaint) return false;
+    int v = tainted_var(s, e);
+    if (v < 0) return false;
+    const MirInst *rd = s->taint_by[v];
+    diag_add(s->diag, DIAG_ERROR, i->loc, NULL,
+             "--timing-only: %s here depends on '%s', a value read from data by %s at line %d, which a timing-only run "
+             "does not compute; run without --timing-only", what, s->k->vars[v], mir_op_name(rd->op), rd->loc.line);
+    s->failed = true;
+    return true;
+}
+
+static bool offsets_data_dependent(SimRun *s, const MirInst *i) {
+    for (int k = 0; k < MIR_MAX_RANK && s->ntaint; k++)
+        if (data_dependent(s, i, i->off[k], "an offset (index)")) return true;
+    return false;
 }
 
 /* ---- the scalar walk ---- */
@@ -127,6 +157,7 @@ static bool check_operands(SimRun *s, const MirInst *i) {
 
 static bool issue(SimRun *s, const MirInst *i) {
     if (!check_operands(s, i)) return false;
+    if (offsets_data_dependent(s, i)) return false;
     Pipe p = issue_pipe(s, i);
     if (p < 0 || p >= PIPE_COUNT) return sim_hard_error(s, i, "instruction on invalid pipe %d", (int)p);
     if (s->dyn.len >= SIM_MAX_DYN) return sim_hard_error(s, i, "more than %d dynamic instructions", SIM_MAX_DYN);
@@ -160,6 +191,10 @@ static bool issue(SimRun *s, const MirInst *i) {
     d.seq = ++s->issued[p];
     vec_push(&s->queue[p], d.order);
     vec_push(&s->dyn, d);
+    if ((i->op == MI_TGETVAL || i->op == MI_GGETVAL) && s->o->timing_only) {
+        s->ntaint += !s->taint_by[i->var];
+        s->taint_by[i->var] = i;
+    }
     if (i->op == MI_TGETVAL || i->op == MI_GGETVAL) {
         /* the scalar unit needs the value: it waits until the read has run, then issues on */
         if (!sim_run_pipes_until(s, d.order)) return false;
@@ -171,6 +206,9 @@ static bool issue(SimRun *s, const MirInst *i) {
 
 static bool walk_for(SimRun *s, const MirInst *i) {
     int64_t start, stop, step;
+    if (data_dependent(s, i, i->start, "the loop's start") || data_dependent(s, i, i->stop, "the loop's bound") ||
+        data_dependent(s, i, i->step, "the loop's step"))
+        return false;
     if (!mir_eval_checked(i->start, s->vars, &start) || !mir_eval_checked(i->stop, s->vars, &stop) ||
         !mir_eval_checked(i->step, s->vars, &step))
         return sim_hard_error(s, i, "a loop bound overflows or divides by zero");
@@ -194,6 +232,7 @@ static bool walk_block(SimRun *s, const MirBlock *b) {
         if (i->op == MI_FOR) ok = walk_for(s, i);
         else if (i->op == MI_IF) {
             int64_t c;
+            if (data_dependent(s, i, i->cond, "the if condition")) return false;
             if (!mir_eval_checked(i->cond, s->vars, &c)) return sim_hard_error(s, i, "a condition overflows or divides by zero");
             ok = walk_block(s, c ? &i->then_body : &i->else_body);
         }
@@ -209,6 +248,7 @@ static void init_vars(SimRun *s) {
     const Kernel *k = s->k;
     s->vars = ARENA_ARRAY(s->arena, int64_t, k->nvars + 1);
     s->var_step = ARENA_ARRAY(s->arena, int64_t, k->nvars + 1);
+    s->taint_by = ARENA_ARRAY(s->arena, const MirInst *, k->nvars + 1);
     for (int v = 0; v < k->nvars; v++) {
         s->var_step[v] = 1;
         if (strcmp(k->vars[v], "block_idx") == 0) s->vars[v] = s->o->block_idx;
@@ -273,6 +313,7 @@ bool sim_run_walk(SimRun *s) { return walk_block(s, &s->k->body); }
 
 void sim_run_report(SimRun *s) {
     report_left_tokens(s);
+    sim_gm_coalesce(s->r);
     s->r->cube_util = s->r->cycles > 0 ? (double)s->r->pipe_busy[PIPE_M] / (double)s->r->cycles : 0.0;
 }
 

@@ -8,6 +8,7 @@
  * through sim_read_elem / sim_write_elem (FP32 -> FP16/BF16 rounds half to even). */
 #include "sim/sim_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A GM parameter as the logical matrix it holds, addressed row-major (ND, leading dimensions folded
@@ -34,15 +35,53 @@ static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t
     return true;
 }
 
-/* Records that one row of a window, elements [lo, hi) of the parameter, was touched. */
+/* Slot of the direct-mapped cache of recorded ranges by their end (param, kind, hi). */
+static unsigned gm_slot(int param, bool write, bool atomic, int64_t hi) {
+    uint64_t h = ((uint64_t)hi * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)param << 2 | (uint64_t)write << 1 | (uint64_t)atomic);
+    return (unsigned)(h >> 52) & (SIM_GM_CACHE - 1);
+}
+
+/* Records that one row of a window, elements [lo, hi) of the parameter, was touched. A range that
+ * starts where an earlier one of the same kind ends extends it: the cache finds it by its end, so a
+ * K loop's row chunks ([r·K + k0, +64), then [r·K + k0 + 64, ...)) grow one range per row instead of
+ * one per chunk (a 6144³ GEMM block would otherwise record millions). A cache miss only records one
+ * more range; sim_gm_coalesce merges the rest at the end of the run. */
 void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
     if (!s->o->record_gm || hi <= lo) return;
     SimResult *r = s->r;
-    if (r->gm.len) {
-        SimGmAccess *last = &r->gm.data[r->gm.len - 1];
-        if (last->param == param && last->write == write && last->atomic == atomic && last->hi == lo) { last->hi = hi; return; }
+    if (!s->gm_cache) s->gm_cache = ARENA_ARRAY(s->arena, int32_t, SIM_GM_CACHE);   /* entries are index + 1 */
+    int32_t *slot = &s->gm_cache[gm_slot(param, write, atomic, lo)];
+    SimGmAccess *prev = *slot > 0 && *slot <= r->gm.len ? &r->gm.data[*slot - 1] : NULL;
+    if (!(prev && prev->param == param && prev->write == write && prev->atomic == atomic && prev->hi == lo)) {
+        vec_push(&r->gm, ((SimGmAccess){ param, lo, hi, write, atomic }));
+        prev = &r->gm.data[r->gm.len - 1];
     }
-    vec_push(&r->gm, ((SimGmAccess){ param, lo, hi, write, atomic }));
+    prev->hi = hi;
+    s->gm_cache[gm_slot(param, write, atomic, hi)] = (int32_t)(prev - r->gm.data) + 1;
+}
+
+static int cmp_gm(const void *x, const void *y) {
+    const SimGmAccess *a = x, *b = y;
+    if (a->param != b->param) return a->param < b->param ? -1 : 1;
+    if (a->write != b->write) return a->write < b->write ? -1 : 1;
+    if (a->atomic != b->atomic) return a->atomic < b->atomic ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The run's GM footprint as disjoint ranges per (parameter, kind): sorted, overlapping and adjacent
+ * ranges merged. The order of a run's accesses does not matter to the task-level check (it compares
+ * tasks and blocks, rt_race.c), only their union per kind. */
+void sim_gm_coalesce(SimResult *r) {
+    if (r->gm.len < 2) return;
+    qsort(r->gm.data, (size_t)r->gm.len, sizeof r->gm.data[0], cmp_gm);
+    int n = 0;
+    for (int k = 0; k < r->gm.len; k++) {
+        SimGmAccess *a = &r->gm.data[k], *last = n ? &r->gm.data[n - 1] : NULL;
+        if (last && last->param == a->param && last->write == a->write && last->atomic == a->atomic && a->lo <= last->hi) {
+            if (a->hi > last->hi) last->hi = a->hi;
+        } else r->gm.data[n++] = *a;
+    }
+    r->gm.len = n;
 }
 
 /* Records the GM elements a tload / tstore window touches: one range per row (ND), or per row of
@@ -71,6 +110,8 @@ static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr
 static double pad_value(int pad) {
     return pad == 2 ? 1e300 : pad == 3 ? -1e300 : 0.0;   /* PAD_MAX / PAD_MIN saturate to the dtype's extremes */
 }
+
+static bool exec_data(SimRun *s, const SimDyn *d);
 
 static bool exec_tload(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
@@ -159,7 +200,39 @@ static bool exec_tinsert(SimRun *s, const SimDyn *d) {
     return true;
 }
 
-bool sim_exec(SimRun *s, const SimDyn *d) {
+/* --timing-only: the instruction's checks and its GM footprint (the race detectors work on addresses),
+ * no data. Window checks that the data path makes stay, so both modes fail on the same programs. */
+static bool timing_only(SimRun *s, const SimDyn *d) {
+    const MirInst *i = d->inst;
+    switch (i->op) {
+    case MI_TLOAD: case MI_TSTORE: {
+        GmMat g;
+        if (!gm_mat(s, i, &g)) return false;
+        const SimView *v = &s->views[i->op == MI_TLOAD ? i->dst : i->src0];
+        int64_t nr = v->buf->valid_rows, nc = v->buf->valid_cols;
+        if (!check_gm_window(s, i, &g, d->off0, d->off1, nr, nc)) return false;
+        if (i->op == MI_TLOAD && g.eb != v->eb)
+            return sim_hard_error(s, i, "tload: element sizes differ (%s vs %s)", dtype_name(g.dt), dtype_name(v->buf->dtype));
+        record_window(s, d, &g, nr, nc, i->op == MI_TSTORE, i->op == MI_TSTORE && i->atomic_add);
+        return true;
+    }
+    case MI_TEXTRACT: case MI_TINSERT: case MI_TMOV: {
+        const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
+        const MirBuf *win = i->op == MI_TINSERT ? sv->buf : dv->buf, *whole = i->op == MI_TINSERT ? dv->buf : sv->buf;
+        int64_t nr = i->op == MI_TINSERT ? win->valid_rows : win->rows, nc = i->op == MI_TINSERT ? win->valid_cols : win->cols;
+        if (i->op == MI_TMOV ? dv->buf->rows != sv->buf->rows || dv->buf->cols != sv->buf->cols
+                             : d->off0 < 0 || d->off1 < 0 || d->off0 + nr > whole->rows || d->off1 + nc > whole->cols)
+            return exec_data(s, d);              /* the data path names the error */
+        return true;
+    }
+    case MI_TGETVAL: case MI_TSETVAL: case MI_GGETVAL: case MI_GSETVAL: return sim_exec_scalar(s, d);
+    default: return true;                        /* matmuls and vector instructions: timing only */
+    }
+}
+
+bool sim_exec(SimRun *s, const SimDyn *d) { return s->o->timing_only ? timing_only(s, d) : exec_data(s, d); }
+
+static bool exec_data(SimRun *s, const SimDyn *d) {
     switch (d->inst->op) {
     case MI_TLOAD: return exec_tload(s, d);
     case MI_TSTORE: return exec_tstore(s, d);

@@ -27,8 +27,33 @@ static const int8_t slot_of[PIPE_COUNT] = {
     [PIPE_ALL] = 7, [PIPE_MTE4] = 7, [PIPE_MTE5] = 7, [PIPE_V2] = 7,
 };
 
-/* Shadow memory lives in the core and is reset over the granules the previous run dirtied. GM
- * shadow of a single run: every tensor parameter's granules, concatenated (in the core). */
+/* The GM shadow of one run (or group): every tensor parameter's granules. Fresh zeroed memory per run
+ * and freed after it, not a buffer kept and cleared: a large calloc maps zero pages, so a run pays only
+ * for the granules it touches (a 6144 x 6144 GEMM block touches a quarter of its tensors), never
+ * O(GM) per run. */
+static SimShadow *gm_shadow_new(int64_t granules) {
+    PTOC_ASSERT(granules < INT32_MAX, "GM shadow too large");
+    SimShadow *sh = calloc((size_t)granules + 1, sizeof *sh);
+    PTOC_ASSERT(sh != NULL, "out of memory (GM shadow of %lld granules)", (long long)granules);
+    return sh;
+}
+
+/* gm_written[p]: some instruction of the kernel writes GM parameter p. In a run of its own, reads of
+ * a parameter nothing writes cannot conflict (only writes and Acc reads are checked against readers),
+ * so they skip the shadow: the operand reads of a large matmul are most of its GM traffic, each row
+ * a cache miss in the shadow. */
+static void mark_written(SimRun *s, const MirBlock *b) {
+    for (int j = 0; j < b->len; j++) {
+        const MirInst *i = b->items[j];
+        if ((i->op == MI_TSTORE || i->op == MI_GSETVAL) && i->param >= 0 && i->param < s->k->nparams) s->gm_written[i->param] = true;
+        mark_written(s, &i->body);
+        mark_written(s, &i->then_body);
+        mark_written(s, &i->else_body);
+    }
+}
+
+/* On-chip shadow memory lives in the core and is reset over the granules the previous run dirtied.
+ * GM shadow of a single run: every tensor parameter's granules, concatenated. */
 void sim_race_init(SimRun *s) {
     SimCore *c = s->c;
     for (int m = 0; m < MS_COUNT; m++) {
@@ -36,6 +61,7 @@ void sim_race_init(SimRun *s) {
             memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
         c->dirty_lo[m] = INT64_MAX;
         c->dirty_hi[m] = 0;
+        c->nlazy[m] = 0;                         /* all zero now: nothing stale */
     }
     s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
     s->gm_len = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
@@ -49,10 +75,9 @@ void sim_race_init(SimRun *s) {
         s->gm_len[p] = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
         total += s->gm_len[p];
     }
-    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
-    vec_reserve(&c->gm_shadow, (int)total + 1);
-    memset(c->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
-    s->gm_sh = c->gm_shadow.data;
+    s->gm_own = s->gm_sh = gm_shadow_new(total);
+    s->gm_written = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
+    mark_written(s, &s->k->body);
 }
 
 /* A group's GM shadow is one array for all its kernels, one region per distinct data pointer (the
@@ -92,13 +117,15 @@ void sim_race_group_init(SimGroup *g) {
         if (pass == 0)
             for (int x = 0; x < nreg; x++) { base[x] = total; total += len[x]; }
     }
-    PTOC_ASSERT(total < INT32_MAX, "GM shadow too large");
-    vec_reserve(&g->gm_shadow, (int)total + 1);
-    memset(g->gm_shadow.data, 0, sizeof(SimShadow) * (size_t)(total + 1));
-    for (int j = 0; j < g->n; j++) g->runs[j]->gm_sh = g->gm_shadow.data;
+    g->gm_shadow = gm_shadow_new(total);
+    for (int j = 0; j < g->n; j++) g->runs[j]->gm_sh = g->gm_shadow;
 }
 
-void sim_race_free(SimRun *s) { vec_free(&s->reported); }
+void sim_race_free(SimRun *s) {
+    vec_free(&s->reported);
+    free(s->gm_own);
+    s->gm_own = NULL;
+}
 
 /* Shadow array for an access; *n gets its granule count. */
 static SimShadow *shadow_for(SimRun *s, const MirAccess *a, int64_t *n) {
@@ -264,6 +291,7 @@ static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t
 /* GM accesses of tload / tstore: the exact rows of the window (NZ: each row's run in every column
  * strip it crosses); of a scalar access: its element. */
 static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
+    if (!write && s->gm_written && !s->gm_written[a->param]) return;   /* a run of its own reading what nothing writes */
     int64_t n;
     SimShadow *sh = shadow_for(s, a, &n);
     const MirInst *i = d->inst;
@@ -293,6 +321,40 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
     }
 }
 
+/* ---- uniform ranges of the on-chip shadow ----
+ * Whole tiles are written and read again and again (a matmul reads and writes its whole 128 KiB Acc
+ * tile every k-step: 4096 granules). After a write of [g0, g1] all its granules hold one state, and
+ * until an access covers part of the range they stay equal to each other. Such a range is kept lazy:
+ * sh[g0] holds the state, sh[g0 + 1 .. g1] are stale, and an access of exactly [g0, g1] checks and
+ * updates sh[g0] alone — what the granule loop would do, as it checks a run of equal states once.
+ * An access overlapping a lazy range otherwise first writes the state out to its granules. Lazy
+ * ranges of a space are disjoint; the reset at the next run's start drops them. */
+static void lazy_flush(SimShadow *sh, const SimLazy *l) {
+    for (int64_t g = l->g0 + 1; g <= l->g1; g++) sh[g] = sh[l->g0];
+}
+
+/* 1 when [g0, g1] is a lazy range; otherwise flushes and drops the lazy ranges it overlaps, 0. */
+static bool lazy_take(SimCore *c, MemSpace m, SimShadow *sh, int64_t g0, int64_t g1) {
+    for (int k = 0; k < c->nlazy[m]; k++) {
+        SimLazy *l = &c->lazy[m][k];
+        if (l->g0 == g0 && l->g1 == g1) return true;
+        if (l->g1 < g0 || l->g0 > g1) continue;
+        lazy_flush(sh, l);
+        *l = c->lazy[m][--c->nlazy[m]];
+        k--;
+    }
+    return false;
+}
+
+static void lazy_add(SimCore *c, MemSpace m, SimShadow *sh, int64_t g0, int64_t g1) {
+    if (c->nlazy[m] == SIM_LAZY) {                 /* full: the oldest becomes eager again */
+        lazy_flush(sh, &c->lazy[m][0]);
+        memmove(&c->lazy[m][0], &c->lazy[m][1], sizeof(SimLazy) * (SIM_LAZY - 1));
+        c->nlazy[m]--;
+    }
+    c->lazy[m][c->nlazy[m]++] = (SimLazy){ g0, g1 };
+}
+
 static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
     if (a->hi <= a->lo) return;
     if (a->space == MS_DDR) { touch_gm(s, d, a, write); return; }
@@ -300,7 +362,9 @@ static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool wr
     SimShadow *sh = shadow_for(s, a, &n);
     int64_t g0 = a->lo / SIM_GRANULE, g1 = (a->hi - 1) / SIM_GRANULE;
     if (g0 < 0 || g1 >= n) return;   /* bounds are hard errors of the instruction itself */
+    if (lazy_take(s->c, a->space, sh, g0, g1)) { touch(s, d, sh, g0, g0, write, a); return; }
     touch(s, d, sh, g0, g1, write, a);
+    if (write && g1 - g0 >= SIM_LAZY_MIN) lazy_add(s->c, a->space, sh, g0, g1);
 }
 
 void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) { touch_access(s, d, a, write); }

@@ -6,7 +6,9 @@
  * Produces: a read's value in its kernel variable (a float as the bits of a double), a write's element.
  * Does: indices are logical (layout-independent, decision 12); a tile access outside the buffer's valid
  * region, or a GM index outside the parameter, is a hard error naming the instruction. A written value
- * converts to the element type as the interpreter's (floats round to nearest even, integers wrap). */
+ * converts to the element type as the interpreter's (floats round to nearest even, integers wrap).
+ * Timing-only runs (SimOptions.timing_only) check the index and record the GM footprint but move no
+ * data: a read leaves 0 in its variable, which core.c marks as data-dependent. */
 #include "sim/sim_int.h"
 
 #include <string.h>
@@ -48,6 +50,7 @@ bool sim_exec_scalar(SimRun *s, const SimDyn *d) {
         uint8_t *e = (uint8_t *)s->gm[i->param] + d->off0 * dtype_bytes(p->dtype);
         bool write = i->op == MI_GSETVAL;
         sim_record_gm(s, i->param, d->off0, d->off0 + 1, write, false);
+        if (s->o->timing_only) { if (!write) s->vars[i->var] = 0; return true; }   /* no data; the walk tainted the variable */
         if (write) load_value(d, p->dtype, e);
         else store_var(s, i, p->dtype, e);
         return true;
@@ -59,6 +62,7 @@ bool sim_exec_scalar(SimRun *s, const SimDyn *d) {
         return sim_hard_error(s, i, "%s: element (%lld, %lld) is outside the valid region [%lld, %lld] of %s", mir_op_name(i->op),
                               (long long)d->off0, (long long)d->off1, (long long)buf->valid_rows, (long long)buf->valid_cols,
                               buf->name);
+    if (s->o->timing_only) { if (i->op == MI_TGETVAL) s->vars[i->var] = 0; return true; }
     uint8_t *e = sim_elem_ptr(v, d->off0, d->off1);
     if (i->op == MI_TSETVAL) load_value(d, buf->dtype, e);
     else store_var(s, i, buf->dtype, e);

@@ -29,6 +29,10 @@ typedef struct SimOptions {
     bool record_gm;            /* fill SimResult.gm: the GM elements every tload / tstore touched */
     bool trace;                /* record one SimTraceEvent per executed instruction */
     int64_t block_idx, block_num;   /* values of kernel variables named "block_idx" / "block_num" */
+    bool timing_only;          /* simulate timing, flags, channels and races without moving or computing
+                                  data: the GM pointers are only bounds / race keys and are never read or
+                                  written; an element read (tgetval / ggetval) yields no value, and a loop
+                                  bound, condition or offset depending on one is a hard error (docs/sim.md) */
     const Target *timing;      /* the timing figures of this run (GM bandwidth shared with the task's other
                                   blocks: target_share_gm); NULL = the core's own target */
 } SimOptions;
@@ -36,8 +40,9 @@ typedef struct SimOptions {
 typedef struct SimTraceEvent { Pipe pipe; const MirInst *inst; int64_t start, end; } SimTraceEvent;
 
 /* GM elements [lo, hi) of tensor parameter `param` (element offsets from the parameter's data
- * pointer) read or written by the kernel; consecutive touches of one instruction kind are merged.
- * The runtime's task-level race check works on these. */
+ * pointer) read or written by the kernel: the run's footprint per (param, write, atomic) as disjoint
+ * ranges sorted by lo (overlapping and adjacent touches merged; not in execution order). The
+ * runtime's task-level race check works on these. */
 typedef struct SimGmAccess { int param; int64_t lo, hi; bool write, atomic; } SimGmAccess;
 
 typedef struct SimResult {
@@ -48,7 +53,7 @@ typedef struct SimResult {
     VEC(char *) races;              /* data races and same-pipe hazards: one message each (malloc'd) */
     VEC(char *) sync_errors;        /* flag-protocol errors: deadlock, set on set flag, tokens left set */
     VEC(SimTraceEvent) trace;       /* when opts.trace, in execution order */
-    VEC(SimGmAccess) gm;            /* when opts.record_gm, in execution order */
+    VEC(SimGmAccess) gm;            /* when opts.record_gm: the footprint (above) */
 } SimResult;
 
 /* Runs kernel k on core c. gm[i] points to parameter i's data (laid out by its MirParam

@@ -16,6 +16,7 @@
 #define SIM_GROUP_MAX 3          /* cores of one cluster run together: the AIC and two AIV lanes */
 #define SIM_VC (SIM_GROUP_MAX * PIPE_COUNT)   /* vector clock width: one entry per (core, pipe) */
 #define SIM_MAX_SLOTS 1024       /* slot_num accepted by the simulator (ring slots are int16) */
+#define SIM_GM_CACHE 4096        /* slots of the recorded-GM-range cache (exec.c, sim_record_gm); a power of 2 */
 #define SIM_ID_BITS 26           /* shadow ids: (core << SIM_ID_BITS) | (dynamic index + 1); SIM_MAX_DYN < 2^26 */
 
 /* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into
@@ -25,6 +26,11 @@ typedef struct SimShadow {
     int32_t w;
     int32_t r[SIM_SLOTS];
 } SimShadow;
+
+/* A lazy uniform range of an on-chip shadow (race.c): granules [g0, g1] all hold the state of g0. */
+typedef struct SimLazy { int64_t g0, g1; } SimLazy;
+#define SIM_LAZY 16              /* lazy ranges per space */
+#define SIM_LAZY_MIN 8           /* a write of more granules than this starts one */
 
 struct SimCore {
     const Target *t;
@@ -37,7 +43,8 @@ struct SimCore {
     /* race detector shadow memory, kept across runs (reset over the dirty granule range) */
     SimShadow *shadow[MS_COUNT];
     int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
-    VEC(SimShadow) gm_shadow;    /* all GM parameters of a run, concatenated */
+    SimLazy lazy[MS_COUNT][SIM_LAZY];
+    int nlazy[MS_COUNT];
 };
 
 /* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
@@ -145,10 +152,17 @@ typedef struct SimRun {
     /* race detector: known[P][c·PIPE_COUNT + Q] = highest seq of pipe Q of group core c known to have
      * completed before P's next instruction starts */
     int32_t known[PIPE_COUNT][SIM_VC];
-    SimShadow *gm_sh;            /* GM shadow (the core's, or the group's shared one) */
+    SimShadow *gm_sh;            /* GM shadow (the run's own, or the group's shared one) */
+    SimShadow *gm_own;           /* the run's own GM shadow (freed with the run), NULL in a group */
+    bool *gm_written;            /* a run of its own: per param, some instruction writes it (NULL in a group) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
     VEC(SimRace) reported;
+    /* timing-only runs: taint_by[v] = the element read (tgetval / ggetval) whose value variable v holds
+     * (NULL: not data-dependent); ntaint counts them, so runs without reads skip the check */
+    const MirInst **taint_by;
+    int32_t *gm_cache;           /* sim_record_gm: index + 1 of the recorded range ending at a hashed end */
+    int ntaint;
     bool failed;                 /* a hard error happened */
 } SimRun;
 
@@ -180,7 +194,7 @@ struct SimGroup {
     SimChan ch[2][2];            /* [MirXDir][lane] */
     int aiv_of_lane[2];          /* group index of the AIV kernel of each lane, -1 when none */
     int aic;                     /* group index of the AIC kernel, -1 when none */
-    VEC(SimShadow) gm_shadow;    /* groups of more than one: GM shadow shared by all, keyed by data pointer */
+    SimShadow *gm_shadow;        /* groups of more than one: GM shadow shared by all, keyed by data pointer */
 };
 
 /* core.c: one run of a group — sim_run_prepare (views, variables, shadow; before any walk of the
@@ -205,6 +219,7 @@ bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col);
 bool sim_exec(SimRun *s, const SimDyn *d);
 /* Records that elements [lo, hi) of GM parameter `param` were touched (the runtime's race check). */
 void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
+void sim_gm_coalesce(SimResult *r);
 /* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes
  * and mode when it is issued (hard error naming the op and the shapes); sim_exec_vop executes it. */
 bool sim_vop_check(SimRun *s, const MirInst *i);

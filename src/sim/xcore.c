@@ -174,7 +174,12 @@ static bool exec_push(SimRun *s, const SimDyn *d, int64_t end, bool forced) {
         SimXEntry e = { .sync_only = i->sync_only, .ready = end + (int64_t)s->t->xcore_flag_cycles, .producer = s->ci,
                         .consumer = -1, .push = i };
         stamp(s, d, e.vc);
-        if (v) {
+        if (v && s->o->timing_only) {              /* the entry's shape, for the pop's checks; no data */
+            int64_t r0, c0;
+            part_of(s->k->core == CORE_AIC ? i->split : MSPLIT_NONE, lanes[l], v->buf->valid_rows, v->buf->valid_cols, &r0, &c0,
+                    &e.rows, &e.cols);
+            e.dt = v->buf->dtype;
+        } else if (v) {
             int64_t r0, c0;
             part_of(s->k->core == CORE_AIC ? i->split : MSPLIT_NONE, lanes[l], v->buf->valid_rows, v->buf->valid_cols, &r0, &c0,
                     &e.rows, &e.cols);
@@ -211,7 +216,7 @@ static bool pop_data(SimRun *s, const SimDyn *d, int l, const SimXEntry *e) {
         return sim_hard_error(s, i, "tpop into %s (valid %lldx%lld) expects a %lldx%lld part from lane %d, but the tpush at line %d of "
                               "kernel %s sends %lldx%lld", b->name, (long long)b->valid_rows, (long long)b->valid_cols, (long long)nr,
                               (long long)nc, l, e->push->loc.line, pr->k->name, (long long)e->rows, (long long)e->cols);
-    for (int64_t r = 0; r < nr; r++)
+    for (int64_t r = 0; r < nr && e->data; r++)        /* timing-only entries carry no data */
         for (int64_t k = 0; k < nc; k++)
             memcpy(sim_elem_ptr(v, r0 + r, c0 + k), e->data + (r * nc + k) * v->eb, (size_t)v->eb);
     return true;

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# test_timing_only — `ptoc run --timing-only` (docs/cli.md, docs/sim.md "Timing-only runs"):
+# * a data run and a timing-only run of the same programs (matmul, vector, mixed AIC+AIV on a2a3 and
+#   a5, SPMD, pl.pipeline, atomic split-K, a tile element read used as a value only, the hand-written
+#   reference GEMM at 1536^3) report the same makespan_cycles, per-kernel cycles and race counts;
+# * the JSON of a timing-only run: ran true, compared false, timing_only true, max_abs_err null,
+#   makespan_us, cube_util, pipe_util; the text verdict says no data was computed (no OK line);
+# * data-dependent control flow / addresses (a loop bound, an if condition, a store offset from a
+#   tile element; an orchestration tensor.read) are located errors telling to run without the flag;
+# * --in / --out with --timing-only are usage errors (exit 2);
+# * the 6144^3 reference GEMM over 24 cores simulates within 30 s (issue 11) with a peak RSS far
+#   below its 302 MB of tensors (the buffers are never touched).
+# Usage: tests/cli/test_timing_only.sh BUILD_DIR. Prints PASS/FAIL lines, "N passed, M failed" last.
+set -u
+BUILD=${1:-build}
+PTOC="$(cd "$(dirname "$BUILD")" 2>/dev/null && pwd)/$(basename "$BUILD")/ptoc"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+PASS=0
+FAIL=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+ok() { echo "PASS $1"; PASS=$((PASS + 1)); }
+ko() { echo "FAIL $1: $2"; FAIL=$((FAIL + 1)); }
+# the timing figures of a --json report: makespan, every kernel's cycles, race counts, in order
+sig() { grep -o '"makespan_cycles":[0-9]*\|"cycles":[0-9]*\|"races":[0-9]*' "$1" | tr '\n' ' '; }
+
+same_timing() {   # same_timing NAME ARGS...
+    local name=$1; shift
+    timeout 300 "$PTOC" run "$@" --json > "$TMP/data.json" 2> "$TMP/data.err"
+    local rd=$?
+    timeout 300 "$PTOC" run "$@" --json --timing-only > "$TMP/t.json" 2> "$TMP/t.err"
+    local rt=$?
+    if [ $rd -ne 0 ] || [ $rt -ne 0 ]; then ko "$name" "exit data $rd, timing-only $rt: $(head -c 300 "$TMP/t.err")"; return; fi
+    local a b
+    a=$(sig "$TMP/data.json"); b=$(sig "$TMP/t.json")
+    if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "$name same timing ($a)"; else ko "$name" "data: $a | timing-only: $b"; fi
+    grep -q '"compared":true' "$TMP/data.json" || ko "$name-data-compared" "the data run did not compare"
+}
+
+same_timing matmul examples/matmul.py
+same_timing vector examples/softmax_rows.py
+same_timing mixed examples/mm_bias_relu_mixed.py
+same_timing mixed-slots3 tests/e2e/mixed_loop_slots3_fp16.py
+same_timing mixed-a5 tests/e2e/mixed_attention_a5.py --target a5
+same_timing spmd examples/spmd_rows.py
+same_timing spmd-mixed examples/attention_spmd.py
+same_timing pipeline tests/e2e/mm_trans_acc_b_k1024_fp16.py
+same_timing pipeline-flash-a5 examples/flash_attention_long.py --target a5
+same_timing splitk-atomic examples/splitk_spmd.py
+same_timing fused-mlp examples/fused_mlp.py
+same_timing read-as-value tests/e2e/read_write_tile_fp32.py
+same_timing gemm-ref-1536 bench/gemm_ref_spmd.py:gemm -D S=1536
+
+# JSON fields and the text verdict
+"$PTOC" run examples/matmul.py --timing-only --json > "$TMP/j" 2>/dev/null
+for kv in '"ok":true' '"ran":true' '"compared":false' '"timing_only":true' '"max_abs_err":null' '"max_rel_err":null' \
+          '"makespan_us":' '"cube_util":' '"pipe_util":{"MTE1":' '"races":0'; do
+    if grep -qF -- "$kv" "$TMP/j"; then ok "json $kv"; else ko "json $kv" "$(head -c 300 "$TMP/j")"; fi
+done
+"$PTOC" run examples/matmul.py --timing-only > "$TMP/txt" 2>/dev/null
+rc=$?
+last=$(tail -n 1 "$TMP/txt")
+case "$last" in "TIMING-ONLY: makespan "*" cycles ("*" us); no data moved or computed, outputs not checked") ok "text verdict";;
+    *) ko "text verdict" "$last";; esac
+[ $rc -eq 0 ] && ok "text exit 0" || ko "text exit" "$rc"
+if grep -qx "OK" "$TMP/txt" || grep -q "vs golden" "$TMP/txt"; then ko "no value claim" "$(cat "$TMP/txt")"; else ok "no value claim"; fi
+
+# data-dependent programs: located errors
+err_case() {   # err_case NAME FILE LINE:COL SUBSTRING
+    "$PTOC" run "$2" --timing-only > "$TMP/o" 2> "$TMP/e"
+    local rc=$?
+    [ $rc -eq 1 ] && ok "$1 exit 1" || ko "$1 exit" "$rc"
+    if grep -qF -- "$2:$3: error: " "$TMP/e" && grep -qF -- "--timing-only: $4" "$TMP/e" && grep -qF "run without --timing-only" "$TMP/e" && grep -q '\^' "$TMP/e"; then
+        ok "$1 located error"
+    else ko "$1 located error" "$(head -c 400 "$TMP/e")"; fi
+    "$PTOC" run "$2" > "$TMP/o" 2> "$TMP/e" && ok "$1 runs with data" || ko "$1 runs with data" "$(tail -n 3 "$TMP/o")"
+}
+err_case loop-bound tests/cli/timing/data_loop_bound.py 12:9 "the loop's bound here depends on 'n', a value read from data by tgetval at line 11"
+err_case if-cond tests/cli/timing/data_if.py 12:9 "the if condition here depends on 'n'"
+err_case offset tests/cli/timing/data_offset.py 12:9 "an offset (index) here depends on 'n'"
+err_case orch-read tests/e2e/read_orch_loop_count_int32.py 31:16 "this tensor.read of an element of 'm' (INT32) needs the tensor's data"
+
+# usage errors
+"$PTOC" run examples/matmul.py --timing-only --out "c=$TMP/c.npy" > /dev/null 2> "$TMP/e"
+[ $? -eq 2 ] && grep -q "cannot be used" "$TMP/e" && ok "--out usage error" || ko "--out usage error" "$(cat "$TMP/e")"
+"$PTOC" run examples/matmul.py --timing-only --in "a=$TMP/a.npy" > /dev/null 2> "$TMP/e"
+[ $? -eq 2 ] && ok "--in usage error" || ko "--in usage error" "$(cat "$TMP/e")"
+
+# the big one: 6144^3 over 24 cores, time and memory bounded
+if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "%e %M" -o "$TMP/tv" timeout 120 "$PTOC" run bench/gemm_ref_spmd.py:gemm -D S=6144 --timing-only --json > "$TMP/big" 2>/dev/null
+    rc=$?
+    read -r secs kb < "$TMP/tv"
+else
+    start=$(date +%s); timeout 120 "$PTOC" run bench/gemm_ref_spmd.py:gemm -D S=6144 --timing-only --json > "$TMP/big" 2>/dev/null
+    rc=$?; secs=$(( $(date +%s) - start )); kb=0
+fi
+[ $rc -eq 0 ] && grep -q '"ok":true' "$TMP/big" && grep -q '"block_num":24' "$TMP/big" && ok "gemm 6144 runs" || ko "gemm 6144 runs" "exit $rc $(head -c 300 "$TMP/big")"
+awk -v s="$secs" 'BEGIN { exit !(s <= 30) }' && ok "gemm 6144 host time ${secs}s <= 30s" || ko "gemm 6144 host time" "${secs}s"
+awk -v k="$kb" 'BEGIN { exit !(k < 200000) }' && ok "gemm 6144 peak RSS ${kb} KB < 200 MB (tensors: 302 MB)" || ko "gemm 6144 peak RSS" "${kb} KB"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

@@ -1,0 +1,19 @@
+# --timing-only: a loop bound read from a tile element (pl.read) depends on data the run does not
+# compute; ptoc must stop with a located error naming the value, not time a guessed trip count.
+# (With data: n = x[0, 0] & 3 rows of y are written, the rest stays zero.)
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(self, x: pl.Tensor[[16, 32], pl.INT32], y: pl.Out[pl.Tensor[[64, 32], pl.INT32]]) -> pl.Tensor[[64, 32], pl.INT32]:
+        t = pl.load(x, [0, 0], [16, 32])
+        n = pl.read(t, [0, 0])
+        for i in pl.range(n % 4):
+            pl.store(t, [i * 16, 0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 32], pl.INT32], y: pl.Out[pl.Tensor[[64, 32], pl.INT32]]) -> pl.Tensor[[64, 32], pl.INT32]:
+        y = self.k(x, y)
+        return y
