@@ -25,9 +25,9 @@ static bool reserved_dir(Pipe s, Pipe d) {
 
 static void interval(const SyncCtx *c, const SyncPair *p, bool confine, int *lo, int *hi) {
     if (p->loop >= 0) {
-        if (confine) {
-            *lo = 2 * c->el.data[p->loop].begin;
-            *hi = 2 * p->loop + 1;
+        if (confine && p->confined) {
+            *lo = 2 * c->el.data[p->conf_loop].begin;
+            *hi = 2 * p->conf_loop + 1;
         } else {
             *lo = 0;
             *hi = 2 * c->el.len;
@@ -184,8 +184,8 @@ static void add_compensation(SyncCtx *c, int pk) {
     int head = 0, tail = c->el.len - 1;
     bool head_after = true, tail_after = false;
     if (p->confined) {
-        head = c->el.data[p->loop].begin; head_after = false;
-        tail = p->loop; tail_after = true;
+        head = c->el.data[p->conf_loop].begin; head_after = false;
+        tail = p->conf_loop; tail_after = true;
     }
     SyncOp s = { .kind = SO_SET, .src = p->src, .dst = p->dst, .pipe = p->src, .pair = pk, .compensation = true };
     SyncOp w = { .kind = SO_WAIT, .src = p->src, .dst = p->dst, .pipe = p->dst, .pair = pk, .compensation = true };
@@ -193,11 +193,46 @@ static void add_compensation(SyncCtx *c, int pk) {
     p->comp_wait = sync_op_new(c, w, tail, tail_after);
 }
 
+/* The LOOP_END element of the outermost loop around loop-carried pair p (its own loop when that is
+ * at the top level). */
+static int outermost_loop(const SyncCtx *c, const SyncPair *p) {
+    int best = p->loop;
+    for (int r = c->el.data[p->loop].region; r >= 0; r = c->regions.data[r].parent)
+        if (c->regions.data[r].kind == RG_LOOP) best = c->regions.data[r].end;
+    return best;
+}
+
+static void drop_compensation(SyncCtx *c, SyncPair *p) {
+    if (p->comp_set < 0) return;
+    sync_op_detach(c, p->comp_set);
+    sync_op_detach(c, p->comp_wait);
+    p->comp_set = p->comp_wait = -1;
+}
+
+/* Confines every loop-carried pair of dir to its outermost loop (outer) or to its own loop; returns
+ * whether any pair changed. */
+static bool confine_all(SyncCtx *c, const IntVec *dir, bool outer) {
+    bool changed = false;
+    for (int j = 0; j < dir->len; j++) {
+        SyncPair *p = &c->pairs.data[dir->data[j]];
+        if (p->loop < 0) continue;
+        int L = outer ? outermost_loop(c, p) : p->loop;
+        if (p->confined && p->conf_loop == L) continue;
+        drop_compensation(c, p);
+        p->confined = true;
+        p->conf_loop = L;
+        add_compensation(c, dir->data[j]);
+        changed = true;
+    }
+    return changed;
+}
+
 static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
     IntVec dir = { 0 }, failed = { 0 };
     int usable = c->t->event_ids_per_direction - (reserved_dir(s, d) ? 1 : 0);
     if (usable > MAX_IDS) usable = MAX_IDS;
     bool confine = false;
+    int level = 0;               /* 0 whole function, 1 outermost loop, 2 own loop */
     for (int iter = 0; iter < 99; iter++) {
         collect(c, s, d, &dir);
         if (!dir.len) break;
@@ -207,14 +242,14 @@ static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
         bool progress = false;
         for (int j = 0; j < failed.len && !progress; j++) progress = widen(c, &dir, failed.data[j]);
         if (progress) continue;
-        if (!confine) {          /* reallocation: loop-carried pairs live in their loop only */
+        /* reallocation: loop-carried pairs live in their outermost loop (a pair of an inner loop
+         * then carries its token from one entry of the inner loop to the next, so the inner loop
+         * needs no drain that would stall the pipes at its exit), then in their own loop only */
+        if (level < 2) {
             confine = true;
-            for (int j = 0; j < dir.len; j++)
-                if (c->pairs.data[dir.data[j]].loop >= 0) {
-                    c->pairs.data[dir.data[j]].confined = true;
-                    add_compensation(c, dir.data[j]);
-                }
-            continue;
+            bool changed = false;
+            while (level < 2 && !changed) changed = confine_all(c, &dir, ++level == 1);
+            if (changed) continue;
         }
         for (int j = 0; j < failed.len; j++) last_resort(c, failed.data[j]);
         break;

@@ -60,6 +60,7 @@ typedef struct SyncPair {
     int nid;                  /* eventIdNum: always 1 in ptoc (see docs/sync.md) */
     bool dead;
     bool confined;            /* loop-carried pair allocated at loop scope */
+    int conf_loop;            /* confined: LOOP_END element of the loop it lives in (its own or an outer one) */
     int event;                /* assigned ID, -1 none */
     int comp_set, comp_wait;  /* compensation op ids, -1 none */
 } SyncPair;

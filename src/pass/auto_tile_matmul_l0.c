@@ -113,7 +113,9 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     if (w->force_os) cfg.min_m = M, cfg.min_n = N;      /* the whole output: a K loop only */
     cfg.l0a_bytes /= w->stages;
     cfg.l0b_bytes /= w->stages;
-    cfg.l0c_bytes /= w->stages;
+    /* A matmul_acc updates its accumulator in place: the pipeline clones chain one Acc value through
+     * (clone j + 1 accumulates onto clone j's result), so they hold no extra L0C between them. */
+    if (!o.is_matmul_acc) cfg.l0c_bytes /= w->stages;
     char err[512];
     if (!tile_choose_l0(&cfg, r, err, sizeof err)) {
         if (w->quiet) return false;
