@@ -25,7 +25,7 @@ static bool reserved_dir(Pipe s, Pipe d) {
 
 static void interval(const SyncCtx *c, const SyncPair *p, bool confine, int *lo, int *hi) {
     if (p->loop >= 0) {
-        if (confine && p->confined) {
+        if (p->confined) {
             *lo = 2 * c->el.data[p->conf_loop].begin;
             *hi = 2 * p->conf_loop + 1;
         } else {
@@ -157,6 +157,10 @@ static bool widen(SyncCtx *c, const IntVec *dir, int pk) {
 
 static void last_resort(SyncCtx *c, int pk) {
     SyncPair *p = &c->pairs.data[pk];
+    if (p->carries) {            /* the pairs it carries get a full barrier where its drain was */
+        SyncOp b = { .kind = SO_BARRIER, .pipe = PIPE_ALL, .pair = -1 };
+        sync_op_new(c, b, p->loop, true);
+    }
     sync_op_detach(c, p->set);
     if (p->comp_set >= 0) {
         sync_op_detach(c, p->comp_set);
@@ -215,7 +219,7 @@ static bool confine_all(SyncCtx *c, const IntVec *dir, bool outer) {
     bool changed = false;
     for (int j = 0; j < dir->len; j++) {
         SyncPair *p = &c->pairs.data[dir->data[j]];
-        if (p->loop < 0) continue;
+        if (p->loop < 0 || p->carries) continue;
         int L = outer ? outermost_loop(c, p) : p->loop;
         if (p->confined && p->conf_loop == L) continue;
         drop_compensation(c, p);
@@ -233,6 +237,14 @@ static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
     if (usable > MAX_IDS) usable = MAX_IDS;
     bool confine = false;
     int level = 0;               /* 0 whole function, 1 outermost loop, 2 own loop */
+    collect(c, s, d, &dir);
+    for (int j = 0; j < dir.len; j++) {       /* a carrier's drain must stay right after its loop */
+        SyncPair *p = &c->pairs.data[dir.data[j]];
+        if (!p->carries) continue;
+        p->confined = true;
+        p->conf_loop = p->loop;
+        add_compensation(c, dir.data[j]);
+    }
     for (int iter = 0; iter < 99; iter++) {
         collect(c, s, d, &dir);
         if (!dir.len) break;

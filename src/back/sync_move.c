@@ -17,6 +17,7 @@ static void sink_set(SyncCtx *c, SyncPair *p) {
         int r = sync_op_region(c, p->set);
         if (c->regions.data[r].kind == RG_ROOT) return;
         if (sync_region_contains(c, r, sync_op_region(c, p->wait))) return;
+        if (!p->sunk_from) p->sunk_from = 1 + sync_op_point(c, p->set);
         sync_op_detach(c, p->set);
         sync_op_attach(c, p->set, c->regions.data[r].end, true, -1);
     }
@@ -105,10 +106,46 @@ void sync_remove_redundant(SyncCtx *c) {
         if (p->dead) continue;
         for (int j = 0; j < c->pairs.len; j++) {
             if (!covers(c, &c->pairs.data[j], p)) continue;
+            SyncPair *q = &c->pairs.data[j];     /* q now stands for p's source too (stage 4b) */
+            int from = p->sunk_from ? p->sunk_from : 1 + sync_op_point(c, p->set);
+            if (q->sunk_from && from > q->sunk_from) q->sunk_from = from;
             p->dead = true;
             sync_op_detach(c, p->set);
             sync_op_detach(c, p->wait);
             break;
         }
+    }
+}
+
+/* ---- stage 4b: sunk sets riding on a loop drain ----
+ * A forward pair whose set stage 3 sank after loop L makes the dst pipe wait for everything the src
+ * pipe does in L. When a loop-carried pair q of L with the same direction sets at the top level of
+ * L's body at or after the pair's original set, q's token at the loop exit already says the source
+ * instruction of the last iteration (and, the src pipe being in order, of every earlier one) is done:
+ * q is confined to L (pre-set before L, drain right after it), and that drain replaces the pair. The
+ * tail load after a pipelined K loop then waits only for the extracts of the loop's last use of its
+ * buffer, not for the whole loop. */
+static int carrier_for(SyncCtx *c, const SyncPair *p) {
+    const SyncOp *s = &c->ops.data[p->set];
+    if (p->loop >= 0 || !p->sunk_from || !s->after || c->el.data[s->elem].kind != EK_LOOP_END) return -1;
+    int L = s->elem, body = c->el.data[L].body;
+    for (int j = 0; j < c->pairs.len; j++) {
+        const SyncPair *q = &c->pairs.data[j];
+        if (q->dead || q->loop != L || q->src != p->src || q->dst != p->dst || q->nid != p->nid) continue;
+        if (sync_op_region(c, q->set) == body && sync_op_point(c, q->set) + 1 >= p->sunk_from) return j;
+    }
+    return -1;
+}
+
+void sync_carry_sunk_sets(SyncCtx *c) {
+    for (int k = 0; k < c->pairs.len; k++) {
+        SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        int q = carrier_for(c, p);
+        if (q < 0) continue;
+        c->pairs.data[q].carries = true;
+        p->dead = true;
+        sync_op_detach(c, p->set);
+        sync_op_detach(c, p->wait);
     }
 }

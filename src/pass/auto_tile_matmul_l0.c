@@ -197,7 +197,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     TileView lv = ir_effective_view(lhs->type);
     int64_t mvalid = M;
     if (lv.nvalid == 2 && !ir_is_const_int(lv.valid_shape[0], &mvalid)) mvalid = M;
-    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid };
+    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid, w->stages > 1 };
     if (vec_left) {
         if (r.m < M || r.n < N) {
             pass_hint(w->ctx, c->span, "PH-AT-006",

@@ -285,6 +285,7 @@ static void apply_list(Reuse *r, StmtList *l) {
         Stmt *s = l->items[i];
         Expr *call = pass_stmt_call(s);
         if (call) ir_attr_remove(&call->call.attrs, "pipeline_membership");
+        if (call) ir_attr_remove(&call->call.attrs, "pipeline_l0_step");
         if (s->kind == ST_ASSIGN) retarget_var(c, s->assign.var, r);
         if (s->kind == ST_FOR) {
             for (int j = 0; j < s->for_.iter_args.len; j++) retarget_var(c, s->for_.iter_args.items[j], r);
