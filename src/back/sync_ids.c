@@ -23,11 +23,26 @@ static bool reserved_dir(Pipe s, Pipe d) {
     return (s == PIPE_V && d == PIPE_S) || (s == PIPE_S && d == PIPE_V) || (s == PIPE_MTE2 && d == PIPE_V);
 }
 
+/* Where a loop-carried pair's pre-set and drain go. Confined: right before / after its loop — except
+ * that a carrier of a loop at the top level needs only one of them there (its pre-set, for a hoisted
+ * wait; its drain, for a sunk set) and keeps the other at the kernel head / tail, so the pre-set of
+ * a drain carrier does not hold the loop's first wait until the src pipe reaches the loop. */
+static void comp_span(const SyncCtx *c, const SyncPair *p, int *head, bool *head_after, int *tail, bool *tail_after) {
+    *head = 0, *head_after = true, *tail = c->el.len - 1, *tail_after = false;
+    if (!p->confined) return;
+    bool top = p->carries && p->conf_loop == p->loop && c->regions.data[c->el.data[p->loop].region].kind == RG_ROOT;
+    if (!top || p->carries_hoisted) *head = c->el.data[p->conf_loop].begin, *head_after = false;
+    if (!top || p->carries_sunk) *tail = p->conf_loop, *tail_after = true;
+}
+
 static void interval(const SyncCtx *c, const SyncPair *p, bool confine, int *lo, int *hi) {
     if (p->loop >= 0) {
         if (p->confined) {
-            *lo = 2 * c->el.data[p->conf_loop].begin;
-            *hi = 2 * p->conf_loop + 1;
+            int h, t;
+            bool ha, ta;
+            comp_span(c, p, &h, &ha, &t, &ta);
+            *lo = 2 * h + (ha ? 1 : 0);
+            *hi = 2 * t + (ta ? 1 : 0);
         } else {
             *lo = 0;
             *hi = 2 * c->el.len;
@@ -185,12 +200,9 @@ static void collect(SyncCtx *c, Pipe s, Pipe d, IntVec *dir) {
 
 static void add_compensation(SyncCtx *c, int pk) {
     SyncPair *p = &c->pairs.data[pk];
-    int head = 0, tail = c->el.len - 1;
-    bool head_after = true, tail_after = false;
-    if (p->confined) {
-        head = c->el.data[p->conf_loop].begin; head_after = false;
-        tail = p->conf_loop; tail_after = true;
-    }
+    int head, tail;
+    bool head_after, tail_after;
+    comp_span(c, p, &head, &head_after, &tail, &tail_after);
     SyncOp s = { .kind = SO_SET, .src = p->src, .dst = p->dst, .pipe = p->src, .pair = pk, .compensation = true };
     SyncOp w = { .kind = SO_WAIT, .src = p->src, .dst = p->dst, .pipe = p->dst, .pair = pk, .compensation = true };
     p->comp_set = sync_op_new(c, s, head, head_after);

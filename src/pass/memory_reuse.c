@@ -198,6 +198,11 @@ static bool can_share(Reuse *r, const Base *a, const Base *b, const int *fg) {
 static int cmp_size(const void *x, const void *y) {
     const Base *a = *(Base *const *)x, *b = *(Base *const *)y;
     if (a->size != b->size) return a->size < b->size ? 1 : -1;
+    /* Equal sizes: pipeline clones first, the last stage first, so that a tile defined before the
+     * pipeline (a head matmul's operands) lands on the buffers of the last stage: those are loaded
+     * last in each iteration, and the first stage's loads need not wait for the head's reads. */
+    if ((a->group >= 0) != (b->group >= 0)) return a->group >= 0 ? -1 : 1;
+    if (a->group >= 0 && a->group == b->group && a->stage != b->stage) return b->stage - a->stage;
     return a->base->id - b->base->id;
 }
 
