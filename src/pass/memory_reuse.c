@@ -198,10 +198,14 @@ static bool can_share(Reuse *r, const Base *a, const Base *b, const int *fg) {
 static int cmp_size(const void *x, const void *y) {
     const Base *a = *(Base *const *)x, *b = *(Base *const *)y;
     if (a->size != b->size) return a->size < b->size ? 1 : -1;
-    /* Equal sizes: pipeline clones first, the last stage first, so that a tile defined before the
-     * pipeline (a head matmul's operands) lands on the buffers of the last stage: those are loaded
-     * last in each iteration, and the first stage's loads need not wait for the head's reads. */
-    if ((a->group >= 0) != (b->group >= 0)) return a->group >= 0 ? -1 : 1;
+    /* Equal sizes: pipeline clones before the tiles defined ahead of them, the last stage first, so
+     * that a tile defined before the pipeline (a head matmul's operands) lands on the buffers of the
+     * last stage: those are loaded last in each iteration, and the first stage's loads need not wait
+     * for the head's reads. */
+    if ((a->group >= 0) != (b->group >= 0)) {
+        const Base *pipe = a->group >= 0 ? a : b, *other = a->group >= 0 ? b : a;
+        if (other->def < pipe->def) return a == pipe ? -1 : 1;
+    }
     if (a->group >= 0 && a->group == b->group && a->stage != b->stage) return b->stage - a->stage;
     return a->base->id - b->base->id;
 }
@@ -217,14 +221,22 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
         Base *b = order[i];
-        for (int j = 0; j < i && b->buffer < 0; j++) {
+        /* First fit, except that a tile outside any pipeline defined after a pipelined one it may
+         * share with takes the lowest stage's buffer: the last iteration reads that one first. */
+        Base *after = NULL;
+        for (int j = 0; j < i && (b->buffer < 0 || after); j++) {
             Base *lead = order[j];
             if (lead->buffer != (int)(lead - r->bases)) continue;
             bool ok = true;
             for (int k = 0; k < i && ok; k++)
                 if (order[k]->buffer == lead->buffer) ok = can_share(r, order[k], b, fg);
-            if (ok) b->buffer = lead->buffer;
+            if (!ok) continue;
+            if (b->buffer < 0) b->buffer = lead->buffer;
+            bool piped_before = b->group < 0 && lead->group >= 0 && lead->def < b->def;
+            if (piped_before && (!after || lead->stage < after->stage)) after = lead;
+            if (!piped_before && !after) break;
         }
+        if (after) b->buffer = after->buffer;
         if (b->buffer < 0) {
             b->buffer = (int)(b - r->bases);
             total = (total + b->size + 31) / 32 * 32;
