@@ -221,10 +221,12 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
         Base *b = order[i];
-        /* First fit, except that a tile outside any pipeline defined after a pipelined one it may
-         * share with takes the lowest stage's buffer: the last iteration reads that one first. */
+        /* First fit, except that a tile outside any pipeline, when it may share with a pipelined
+         * one, takes the last stage's buffer if it is defined before the pipeline (that stage is
+         * loaded last in each iteration: the first stage's loads need not wait for its reads), the
+         * first stage's if after it (the last iteration reads that one first). */
         Base *after = NULL;
-        for (int j = 0; j < i && (b->buffer < 0 || after); j++) {
+        for (int j = 0; j < i && (b->buffer < 0 || b->group < 0); j++) {
             Base *lead = order[j];
             if (lead->buffer != (int)(lead - r->bases)) continue;
             bool ok = true;
@@ -232,9 +234,9 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
                 if (order[k]->buffer == lead->buffer) ok = can_share(r, order[k], b, fg);
             if (!ok) continue;
             if (b->buffer < 0) b->buffer = lead->buffer;
-            bool piped_before = b->group < 0 && lead->group >= 0 && lead->def < b->def;
-            if (piped_before && (!after || lead->stage < after->stage)) after = lead;
-            if (!piped_before && !after) break;
+            if (b->group >= 0 || lead->group < 0) continue;
+            int key = lead->def < b->def ? -lead->stage : lead->stage;
+            if (!after || key > (after->def < b->def ? -after->stage : after->stage)) after = lead;
         }
         if (after) b->buffer = after->buffer;
         if (b->buffer < 0) {
