@@ -183,6 +183,7 @@ bool back_insert_sync(Kernel *k, const Target *t, SyncStats *stats) {
     sync_analyse(&c);
     sync_move(&c);
     sync_remove_redundant(&c);
+    sync_carry_sunk_sets(&c);
     sync_guard_tokens(&c);
     sync_alloc_ids(&c);
     sync_emit(&c);

@@ -23,11 +23,26 @@ static bool reserved_dir(Pipe s, Pipe d) {
     return (s == PIPE_V && d == PIPE_S) || (s == PIPE_S && d == PIPE_V) || (s == PIPE_MTE2 && d == PIPE_V);
 }
 
+/* Where a loop-carried pair's pre-set and drain go. Confined: right before / after its loop — except
+ * that a carrier of a loop at the top level needs only one of them there (its pre-set, for a hoisted
+ * wait; its drain, for a sunk set) and keeps the other at the kernel head / tail, so the pre-set of
+ * a drain carrier does not hold the loop's first wait until the src pipe reaches the loop. */
+static void comp_span(const SyncCtx *c, const SyncPair *p, int *head, bool *head_after, int *tail, bool *tail_after) {
+    *head = 0, *head_after = true, *tail = c->el.len - 1, *tail_after = false;
+    if (!p->confined) return;
+    bool top = p->carries && p->conf_loop == p->loop && c->regions.data[c->el.data[p->loop].region].kind == RG_ROOT;
+    if (!top || p->carries_hoisted) *head = c->el.data[p->conf_loop].begin, *head_after = false;
+    if (!top || p->carries_sunk) *tail = p->conf_loop, *tail_after = true;
+}
+
 static void interval(const SyncCtx *c, const SyncPair *p, bool confine, int *lo, int *hi) {
     if (p->loop >= 0) {
-        if (confine) {
-            *lo = 2 * c->el.data[p->loop].begin;
-            *hi = 2 * p->loop + 1;
+        if (p->confined) {
+            int h, t;
+            bool ha, ta;
+            comp_span(c, p, &h, &ha, &t, &ta);
+            *lo = 2 * h + (ha ? 1 : 0);
+            *hi = 2 * t + (ta ? 1 : 0);
         } else {
             *lo = 0;
             *hi = 2 * c->el.len;
@@ -157,6 +172,10 @@ static bool widen(SyncCtx *c, const IntVec *dir, int pk) {
 
 static void last_resort(SyncCtx *c, int pk) {
     SyncPair *p = &c->pairs.data[pk];
+    if (p->carries) {            /* the pairs it carries get a full barrier where its drain was */
+        SyncOp b = { .kind = SO_BARRIER, .pipe = PIPE_ALL, .pair = -1 };
+        sync_op_new(c, b, p->loop, true);
+    }
     sync_op_detach(c, p->set);
     if (p->comp_set >= 0) {
         sync_op_detach(c, p->comp_set);
@@ -181,16 +200,47 @@ static void collect(SyncCtx *c, Pipe s, Pipe d, IntVec *dir) {
 
 static void add_compensation(SyncCtx *c, int pk) {
     SyncPair *p = &c->pairs.data[pk];
-    int head = 0, tail = c->el.len - 1;
-    bool head_after = true, tail_after = false;
-    if (p->confined) {
-        head = c->el.data[p->loop].begin; head_after = false;
-        tail = p->loop; tail_after = true;
-    }
+    int head, tail;
+    bool head_after, tail_after;
+    comp_span(c, p, &head, &head_after, &tail, &tail_after);
     SyncOp s = { .kind = SO_SET, .src = p->src, .dst = p->dst, .pipe = p->src, .pair = pk, .compensation = true };
     SyncOp w = { .kind = SO_WAIT, .src = p->src, .dst = p->dst, .pipe = p->dst, .pair = pk, .compensation = true };
     p->comp_set = sync_op_new(c, s, head, head_after);
     p->comp_wait = sync_op_new(c, w, tail, tail_after);
+}
+
+/* The LOOP_END element of the outermost loop around loop-carried pair p (its own loop when that is
+ * at the top level). */
+static int outermost_loop(const SyncCtx *c, const SyncPair *p) {
+    int best = p->loop;
+    for (int r = c->el.data[p->loop].region; r >= 0; r = c->regions.data[r].parent)
+        if (c->regions.data[r].kind == RG_LOOP) best = c->regions.data[r].end;
+    return best;
+}
+
+static void drop_compensation(SyncCtx *c, SyncPair *p) {
+    if (p->comp_set < 0) return;
+    sync_op_detach(c, p->comp_set);
+    sync_op_detach(c, p->comp_wait);
+    p->comp_set = p->comp_wait = -1;
+}
+
+/* Confines every loop-carried pair of dir to its outermost loop (outer) or to its own loop; returns
+ * whether any pair changed. */
+static bool confine_all(SyncCtx *c, const IntVec *dir, bool outer) {
+    bool changed = false;
+    for (int j = 0; j < dir->len; j++) {
+        SyncPair *p = &c->pairs.data[dir->data[j]];
+        if (p->loop < 0 || p->carries) continue;
+        int L = outer ? outermost_loop(c, p) : p->loop;
+        if (p->confined && p->conf_loop == L) continue;
+        drop_compensation(c, p);
+        p->confined = true;
+        p->conf_loop = L;
+        add_compensation(c, dir->data[j]);
+        changed = true;
+    }
+    return changed;
 }
 
 static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
@@ -198,6 +248,15 @@ static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
     int usable = c->t->event_ids_per_direction - (reserved_dir(s, d) ? 1 : 0);
     if (usable > MAX_IDS) usable = MAX_IDS;
     bool confine = false;
+    int level = 0;               /* 0 whole function, 1 outermost loop, 2 own loop */
+    collect(c, s, d, &dir);
+    for (int j = 0; j < dir.len; j++) {       /* a carrier's drain must stay right after its loop */
+        SyncPair *p = &c->pairs.data[dir.data[j]];
+        if (!p->carries) continue;
+        p->confined = true;
+        p->conf_loop = p->loop;
+        add_compensation(c, dir.data[j]);
+    }
     for (int iter = 0; iter < 99; iter++) {
         collect(c, s, d, &dir);
         if (!dir.len) break;
@@ -207,14 +266,14 @@ static void alloc_direction(SyncCtx *c, Pipe s, Pipe d) {
         bool progress = false;
         for (int j = 0; j < failed.len && !progress; j++) progress = widen(c, &dir, failed.data[j]);
         if (progress) continue;
-        if (!confine) {          /* reallocation: loop-carried pairs live in their loop only */
+        /* reallocation: loop-carried pairs live in their outermost loop (a pair of an inner loop
+         * then carries its token from one entry of the inner loop to the next, so the inner loop
+         * needs no drain that would stall the pipes at its exit), then in their own loop only */
+        if (level < 2) {
             confine = true;
-            for (int j = 0; j < dir.len; j++)
-                if (c->pairs.data[dir.data[j]].loop >= 0) {
-                    c->pairs.data[dir.data[j]].confined = true;
-                    add_compensation(c, dir.data[j]);
-                }
-            continue;
+            bool changed = false;
+            while (level < 2 && !changed) changed = confine_all(c, &dir, ++level == 1);
+            if (changed) continue;
         }
         for (int j = 0; j < failed.len; j++) last_resort(c, failed.data[j]);
         break;

@@ -60,6 +60,12 @@ typedef struct SyncPair {
     int nid;                  /* eventIdNum: always 1 in ptoc (see docs/sync.md) */
     bool dead;
     bool confined;            /* loop-carried pair allocated at loop scope */
+    int conf_loop;            /* confined: LOOP_END element of the loop it lives in (its own or an outer one) */
+    int sunk_from;            /* 1 + program point of the set before stage 3 sank it out of a loop, 0 if never */
+    int hoisted_from;         /* 1 + program point of the wait before stage 3 hoisted it out of a loop, 0 if never */
+    bool carries;             /* its pre-set / drain around its loop also serve forward pairs hoisted / sunk out of
+                                 that loop: stays confined to its own loop */
+    bool carries_sunk, carries_hoisted;   /* which of the two (the drain / the pre-set) */
     int event;                /* assigned ID, -1 none */
     int comp_set, comp_wait;  /* compensation op ids, -1 none */
 } SyncPair;
@@ -102,7 +108,10 @@ int sync_common_loop(const SyncCtx *c, int ra, int rb);
 /* stages */
 void sync_analyse(SyncCtx *c);        /* sync_hazard.c: stage 2 */
 void sync_move(SyncCtx *c);           /* sync_move.c: stage 3 */
-void sync_remove_redundant(SyncCtx *c);  /* sync_move.c: stage 4 */
+void sync_remove_redundant(SyncCtx *c);
+/* a forward pair whose set was sunk out of a loop rides on a loop-carried pair's drain, one whose
+ * wait was hoisted out of a loop on a loop-carried pair's pre-set (sync_move.c) */
+void sync_carry_sunk_sets(SyncCtx *c);  /* sync_move.c: stage 4 */
 void sync_guard_tokens(SyncCtx *c);   /* sync_hazard.c: guard pairs so that no set can hit an unconsumed token */
 void sync_alloc_ids(SyncCtx *c);      /* sync_ids.c: stage 5 */
 void sync_emit(SyncCtx *c);           /* sync_emit.c: stage 6 */

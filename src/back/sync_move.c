@@ -17,6 +17,7 @@ static void sink_set(SyncCtx *c, SyncPair *p) {
         int r = sync_op_region(c, p->set);
         if (c->regions.data[r].kind == RG_ROOT) return;
         if (sync_region_contains(c, r, sync_op_region(c, p->wait))) return;
+        if (!p->sunk_from) p->sunk_from = 1 + sync_op_point(c, p->set);
         sync_op_detach(c, p->set);
         sync_op_attach(c, p->set, c->regions.data[r].end, true, -1);
     }
@@ -27,6 +28,7 @@ static void hoist_wait(SyncCtx *c, SyncPair *p) {
         int r = sync_op_region(c, p->wait);
         if (c->regions.data[r].kind == RG_ROOT) return;
         if (sync_region_contains(c, r, sync_op_region(c, p->set))) return;
+        if (!p->hoisted_from) p->hoisted_from = 1 + sync_op_point(c, p->wait);
         sync_op_detach(c, p->wait);
         sync_op_attach(c, p->wait, c->regions.data[r].begin, false, -1);
     }
@@ -105,10 +107,68 @@ void sync_remove_redundant(SyncCtx *c) {
         if (p->dead) continue;
         for (int j = 0; j < c->pairs.len; j++) {
             if (!covers(c, &c->pairs.data[j], p)) continue;
+            SyncPair *q = &c->pairs.data[j];     /* q now stands for p's source too (stage 4b) */
+            int from = p->sunk_from ? p->sunk_from : 1 + sync_op_point(c, p->set);
+            if (q->sunk_from && from > q->sunk_from) q->sunk_from = from;
+            int to = p->hoisted_from ? p->hoisted_from : 1 + sync_op_point(c, p->wait);
+            if (q->hoisted_from && to < q->hoisted_from) q->hoisted_from = to;
             p->dead = true;
             sync_op_detach(c, p->set);
             sync_op_detach(c, p->wait);
             break;
         }
+    }
+}
+
+/* ---- stage 4b: forward pairs riding on a loop-carried pair's compensation ----
+ * A forward pair whose set stage 3 sank after loop L makes the dst pipe wait for everything the src
+ * pipe does in L; one whose wait it hoisted before L stalls the dst pipe before L's first iteration.
+ * A loop-carried pair q of L with the same direction, confined to L, pre-sets right before L and
+ * drains right after it:
+ *  - sunk set: when q sets at the top level of L's body at or after the pair's original set, q's
+ *    token at the loop exit says the source instruction of the last iteration (and, the src pipe
+ *    being in order, of every earlier one) is done — the drain replaces the pair;
+ *  - hoisted wait: when q waits at the top level of L's body at or before the pair's original wait,
+ *    q's pre-set (on the src pipe, after the pair's source) is consumed by that wait in the first
+ *    iteration, before the pair's destination — the pre-set replaces the pair.
+ * The tail load after a pipelined K loop then waits only for the last reads of its buffer, and the
+ * first iteration's loads that do not touch a head matmul's buffers start at once. */
+static int carrier_for(SyncCtx *c, const SyncPair *p, bool *sunk_out) {
+    if (p->loop >= 0) return -1;
+    const SyncOp *s = &c->ops.data[p->set], *w = &c->ops.data[p->wait];
+    bool sunk = p->sunk_from && s->after && c->el.data[s->elem].kind == EK_LOOP_END;
+    bool hoisted = p->hoisted_from && !w->after && c->el.data[w->elem].kind == EK_LOOP_BEGIN;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0 ? !sunk : !hoisted) continue;
+        int L = pass == 0 ? s->elem : c->el.data[w->elem].end, body = c->el.data[L].body, best = -1, best_pt = 0;
+        for (int j = 0; j < c->pairs.len; j++) {
+            const SyncPair *q = &c->pairs.data[j];
+            if (q->dead || q->loop != L || q->src != p->src || q->dst != p->dst || q->nid != p->nid) continue;
+            /* the carrier closest to the pair's own position: the earliest such set, the latest such wait */
+            int pt = sync_op_point(c, pass == 0 ? q->set : q->wait);
+            if (sync_op_region(c, pass == 0 ? q->set : q->wait) != body) continue;
+            if (pass == 0 ? pt + 1 < p->sunk_from || (best >= 0 && pt >= best_pt)
+                          : pt + 1 > p->hoisted_from || (best >= 0 && pt <= best_pt))
+                continue;
+            best = j, best_pt = pt;
+        }
+        if (best >= 0) { *sunk_out = pass == 0; return best; }
+    }
+    return -1;
+}
+
+void sync_carry_sunk_sets(SyncCtx *c) {
+    for (int k = 0; k < c->pairs.len; k++) {
+        SyncPair *p = &c->pairs.data[k];
+        if (p->dead) continue;
+        bool sunk = false;
+        int q = carrier_for(c, p, &sunk);
+        if (q < 0) continue;
+        c->pairs.data[q].carries = true;
+        if (sunk) c->pairs.data[q].carries_sunk = true;
+        else c->pairs.data[q].carries_hoisted = true;
+        p->dead = true;
+        sync_op_detach(c, p->set);
+        sync_op_detach(c, p->wait);
     }
 }

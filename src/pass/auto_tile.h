@@ -22,6 +22,7 @@ typedef struct Emit {
     DType acc;
     const char *base;       /* name hint of the result */
     int64_t mvalid;         /* valid rows of the left operand (< its rows when M was padded to the box) */
+    bool unroll_k;          /* inside a user pipeline: short K loops unrolled in ping-pong order (auto_tile_kloop.c) */
 } Emit;
 
 /* ---- transposed operands (auto_tile_matmul_l0.c) ---- */

@@ -137,7 +137,7 @@ static void fold_cast(PassCtx *ctx, Function *f, StmtList *l, int *at) {
     if (!ir_type_static_dims(src->type, d) || ir_tile_physical_bytes(src->type, 16) > ctx->target->capacity[MS_ACC]) return;
     if (!scratch_fits(ctx, f, cast->span, d[0], d[1], cast->type->dtype)) return;
     drop_stmt(l, *at);
-    Emit e = { ctx, l, *at, s->span, NULL, NULL, DT_FP32, s->assign.var->name, d[0] };
+    Emit e = { ctx, l, *at, s->span, NULL, NULL, DT_FP32, s->assign.var->name, d[0], false };
     subst_one(ctx, f, s->assign.var, whole_scratch(&e, src, cast->type->dtype));
     *at = e.at - 1;
 }
@@ -155,7 +155,7 @@ static void copy_acc_operands(PassCtx *ctx, Function *f, StmtList *l, int *at) {
         if (ir_tile_physical_bytes(x->type, 16) > ctx->target->capacity[MS_ACC]) continue;   /* hinted by the grid */
         if (ctx->target->id == TGT_A2A3) { hint_009(ctx, f, c->span, x->var->name, d[0], d[1], x->type->dtype); continue; }
         if (!scratch_fits(ctx, f, c->span, d[0], d[1], x->type->dtype)) continue;
-        Emit e = { ctx, l, *at, s->span, NULL, NULL, x->type->dtype, x->var->name, d[0] };
+        Emit e = { ctx, l, *at, s->span, NULL, NULL, x->type->dtype, x->var->name, d[0], false };
         c->call.args[i] = whole_scratch(&e, x, x->type->dtype);
         *at = e.at;
     }

@@ -68,6 +68,37 @@ static Expr *and_pred(Emit *e, Expr *user, Expr *mine) {
     return ir_binary(e->ctx->ir, BIN_AND, user, mine);
 }
 
+/* Inside a user pipeline (e->unroll_k) a K loop of at most UNROLL_MAX blocks is emitted unrolled, in
+ * ping-pong order: extracts of block 0, extracts of block 1, matmul 0, extracts of block 2, matmul 1,
+ * ... The extracts are tagged pipeline_l0_step: CanonicalizeIOOrder keeps them in place instead of
+ * hoisting them, and LowerPipelineLoops leaves them out of the user pipeline's stage guard, so
+ * MemoryReuse gives every operand block one of two L0A / L0B buffers by lifetime — the extracts of
+ * block j + 1 overlap the matmul of block j, and the next chunk's first extract (straight-line code,
+ * not a new loop) waits only for the matmul that last read its buffer, not for the whole chunk. */
+#define UNROLL_MAX 16
+
+static Var *step_extract(Emit *e, bool left, Expr *r, Expr *c, int64_t rows, int64_t cols) {
+    Var *v = at_extract(e, left, r, c, rows, cols);
+    Expr *call = pass_stmt_call(e->list->items[e->at - 1]);
+    ir_attr_set(e->ctx->ir, &call->call.attrs, "pipeline_l0_step", ir_av_int(1));
+    return v;
+}
+
+static Expr *split_k_unrolled(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t k0, int64_t K,
+                              Expr *cur, Expr *first_pred) {
+    int64_t nb = (K - k0 + k - 1) / k;
+    Var *sa[UNROLL_MAX + 1], *sb[UNROLL_MAX + 1];
+    for (int64_t j = 0; j <= nb; j++) {
+        if (j < nb) {
+            int64_t ko = k0 + j * k, kw = K - ko < k ? K - ko : k;
+            sa[j] = step_extract(e, true, mi, at_idx(e, ko), ms, kw);
+            sb[j] = step_extract(e, false, at_idx(e, ko), ni, kw, ns);
+        }
+        if (j >= 1) cur = ir_ref(at_matmul_acc(e, cur, sa[j - 1], sb[j - 1], j == 1 ? first_pred : NULL));
+    }
+    return cur;
+}
+
 Expr *at_split_k_from(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64_t k, int64_t k0, int64_t K, Expr *init,
                       Expr *user_pred) {
     IrCtx *c = e->ctx->ir;
@@ -75,6 +106,8 @@ Expr *at_split_k_from(Emit *e, Expr *mi, Expr *ni, int64_t ms, int64_t ns, int64
     Expr *cur = init;
     bool fresh = init == NULL;
     if (fresh) cur = at_create(e, ms, ns, e->acc, MS_ACC, "l0_init");
+    if (e->unroll_k && kf >= 2 && kf + (kt > 0) <= UNROLL_MAX)
+        return split_k_unrolled(e, mi, ni, ms, ns, k, k0, K, cur, fresh ? ir_const_bool(c, true) : user_pred);
     if (kf >= 2) {
         Var *ko = ir_var_new(c, pass_name(e->ctx, "ko", "idx"), ir_scalar_type(c, DT_INDEX));
         Stmt *loop = ir_for(c, ko, at_idx(e, k0), at_idx(e, k0 + kf * k), at_idx(e, k), FK_PIPELINE);

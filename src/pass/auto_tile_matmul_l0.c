@@ -113,7 +113,9 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     if (w->force_os) cfg.min_m = M, cfg.min_n = N;      /* the whole output: a K loop only */
     cfg.l0a_bytes /= w->stages;
     cfg.l0b_bytes /= w->stages;
-    cfg.l0c_bytes /= w->stages;
+    /* A matmul_acc updates its accumulator in place: the pipeline clones chain one Acc value through
+     * (clone j + 1 accumulates onto clone j's result), so they hold no extra L0C between them. */
+    if (!o.is_matmul_acc) cfg.l0c_bytes /= w->stages;
     char err[512];
     if (!tile_choose_l0(&cfg, r, err, sizeof err)) {
         if (w->quiet) return false;
@@ -195,7 +197,7 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     TileView lv = ir_effective_view(lhs->type);
     int64_t mvalid = M;
     if (lv.nvalid == 2 && !ir_is_const_int(lv.valid_shape[0], &mvalid)) mvalid = M;
-    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid };
+    Emit e = { w->ctx, l, *at, s->span, lhs, rhs, c->type->dtype, x->name, mvalid, w->stages > 1 };
     if (vec_left) {
         if (r.m < M || r.n < N) {
             pass_hint(w->ctx, c->span, "PH-AT-006",

@@ -372,7 +372,7 @@ int at_split_k_chain(PassCtx *ctx, Function *f, StmtList *l, int *at, int64_t st
     if (!choose_chain(ctx, &ch, total, &r, err, sizeof err) || (r.m == ch.M && r.n == ch.N))
         return 0;                        /* the per-call path reports the chooser's verdict */
     Expr *sc = ch.store->assign.value;
-    Emit e = { ctx, l, *at, ch.create->span, NULL, NULL, ch.red->type->dtype, ch.store->assign.var->name, ch.M };
+    Emit e = { ctx, l, *at, ch.create->span, NULL, NULL, ch.red->type->dtype, ch.store->assign.var->name, ch.M, false };
     Placer pl;
     at_direct_placer(&pl, sc->call.args[1]->tuple.items[0], sc->call.args[1]->tuple.items[1], &sc->call.kwargs);
     l->len -= 3;

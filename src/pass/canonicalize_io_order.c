@@ -39,7 +39,9 @@ static void classify(Stmt *s, Node *n) {
     n->stage = membership_stage(c);
     if (s->kind == ST_ASSIGN && !c && s->assign.var->type && s->assign.var->type->kind == TY_SCALAR) n->tier = 0;
     else if (pass_is_op(c, OP_TILE_LOAD)) n->tier = 1;
-    else if (pass_is_op(c, OP_TILE_EXTRACT) && c->call.args[0]->type->space == MS_MAT) n->tier = 1;
+    else if (pass_is_op(c, OP_TILE_EXTRACT) && c->call.args[0]->type->space == MS_MAT &&
+             !ir_attr_get(&c->call.attrs, "pipeline_l0_step"))
+        n->tier = 1;                 /* a pipeline_l0_step extract stays in its ping-pong place (compute tier) */
     else if (pass_is_op(c, OP_TILE_STORE)) n->sub = 1;
 }
 

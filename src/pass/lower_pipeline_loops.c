@@ -28,6 +28,7 @@ static void tag_list(Lower *lw, StmtList *l, int group, int stage, bool tag_acc)
         if (!call || !call->type || call->type->kind != TY_TILE) continue;
         if (call->call.op != OP_NONE && (ir_op_info(call->call.op)->flags & OPF_VIEW)) continue;   /* no new storage */
         if (is_cube_acc(call) && !tag_acc) continue;
+        if (ir_attr_get(&call->call.attrs, "pipeline_l0_step")) continue;   /* ping-pong by lifetime (auto_tile_kloop.c) */
         const AttrVal *old = ir_attr_get(&call->call.attrs, "pipeline_membership");
         const char *pair = arena_printf(c->arena, "%d:%d", group, stage);
         const char *v = old ? arena_printf(c->arena, "%s;%s", old->s, pair) : pair;

@@ -198,6 +198,15 @@ static bool can_share(Reuse *r, const Base *a, const Base *b, const int *fg) {
 static int cmp_size(const void *x, const void *y) {
     const Base *a = *(Base *const *)x, *b = *(Base *const *)y;
     if (a->size != b->size) return a->size < b->size ? 1 : -1;
+    /* Equal sizes: pipeline clones before the tiles defined ahead of them, the last stage first, so
+     * that a tile defined before the pipeline (a head matmul's operands) lands on the buffers of the
+     * last stage: those are loaded last in each iteration, and the first stage's loads need not wait
+     * for the head's reads. */
+    if ((a->group >= 0) != (b->group >= 0)) {
+        const Base *pipe = a->group >= 0 ? a : b, *other = a->group >= 0 ? b : a;
+        if (other->def < pipe->def) return a == pipe ? -1 : 1;
+    }
+    if (a->group >= 0 && a->group == b->group && a->stage != b->stage) return b->stage - a->stage;
     return a->base->id - b->base->id;
 }
 
@@ -212,14 +221,24 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
         Base *b = order[i];
-        for (int j = 0; j < i && b->buffer < 0; j++) {
+        /* First fit, except that a tile outside any pipeline, when it may share with a pipelined
+         * one, takes the last stage's buffer if it is defined before the pipeline (that stage is
+         * loaded last in each iteration: the first stage's loads need not wait for its reads), the
+         * first stage's if after it (the last iteration reads that one first). */
+        Base *after = NULL;
+        for (int j = 0; j < i && (b->buffer < 0 || b->group < 0); j++) {
             Base *lead = order[j];
             if (lead->buffer != (int)(lead - r->bases)) continue;
             bool ok = true;
             for (int k = 0; k < i && ok; k++)
                 if (order[k]->buffer == lead->buffer) ok = can_share(r, order[k], b, fg);
-            if (ok) b->buffer = lead->buffer;
+            if (!ok) continue;
+            if (b->buffer < 0) b->buffer = lead->buffer;
+            if (b->group >= 0 || lead->group < 0) continue;
+            int key = lead->def < b->def ? -lead->stage : lead->stage;
+            if (!after || key > (after->def < b->def ? -after->stage : after->stage)) after = lead;
         }
+        if (after) b->buffer = after->buffer;
         if (b->buffer < 0) {
             b->buffer = (int)(b - r->bases);
             total = (total + b->size + 31) / 32 * 32;
@@ -285,6 +304,7 @@ static void apply_list(Reuse *r, StmtList *l) {
         Stmt *s = l->items[i];
         Expr *call = pass_stmt_call(s);
         if (call) ir_attr_remove(&call->call.attrs, "pipeline_membership");
+        if (call) ir_attr_remove(&call->call.attrs, "pipeline_l0_step");
         if (s->kind == ST_ASSIGN) retarget_var(c, s->assign.var, r);
         if (s->kind == ST_FOR) {
             for (int j = 0; j < s->for_.iter_args.len; j++) retarget_var(c, s->for_.iter_args.items[j], r);

@@ -1,0 +1,15 @@
+# args: --target a5
+# Compute-bound single-core K loop on a5 (test_overlap.sh): fp16 256 x 256 x 4096 in the walkthrough rung-3
+# form (a5's 256 KiB L0C holds the whole fp32 accumulator). Per chunk of 256: ~4096 cube cycles vs ~3344
+# MTE2 cycles (256 KiB at 78.4 B/cycle).
+import pypto.language as pl
+
+@pl.jit
+def mm(a: pl.Tensor[[256, 4096], pl.FP16], b: pl.Tensor[[4096, 256], pl.FP16], c: pl.Out[pl.Tensor[[256, 256], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        acc = pl.matmul(a[:, 0:256], b[0:256, :], out_dtype=pl.FP32)
+        for k in pl.pipeline(1, 16, stage=2):
+            k0 = k * 256
+            acc = pl.matmul_acc(acc, a[:, k0:k0 + 256], b[k0:k0 + 256, :])
+        c[:] = acc
+    return c
