@@ -31,6 +31,10 @@ static bool l0_accepts(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, i
     if (p->a_trans && 32 / ea > t->l0_align) o.lhs_zn_rows = 32 / ea;
     if (p->b_trans && 32 / eb > t->l0_align) o.rhs_zn_rows = 32 / eb;
     if (o.lhs_zn_rows && m % o.lhs_zn_rows) return false;
+    /* below the cube minimum AutoTileMatmulL0 leaves the matmul untiled (PH-AT-005): a block of
+     * [m, k] would then have to sit in L0 whole */
+    m = align_up(m, 16);                      /* the left operand's rows are boxed to 16 (ConvertTensorToTileOps) */
+    if (n < t->l0_min) return false;
     L0TileConfig cfg;
     tile_pass_config(&cfg, t, m, n, k, p->a, p->b, p->c, &o);
     cfg.min_m = m, cfg.min_n = n;
@@ -54,18 +58,24 @@ static double block_cycles(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t 
     return load + (double)chunks * step + drain;
 }
 
-/* The candidates of one extent: powers of two from the alignment up to 512, and the extent itself when
- * no larger than 512 (one block covers it). */
+/* The candidates of one extent: powers of two from the alignment up to 512, each also balanced (the
+ * same number of blocks, sized ceil(ext / blocks) aligned up, so a ragged tail is not a sliver), and
+ * the extent itself when no larger than 512 (one block covers it). */
 static int extent_candidates(int64_t ext, int64_t al, int64_t *out) {
     int n = 0;
-    for (int64_t v = al; v <= 512 && v < ext; v *= 2) out[n++] = v;
+    for (int64_t v = al; v <= 512 && v < ext; v *= 2) {
+        int64_t blocks = (ext + v - 1) / v, bal = align_up((ext + blocks - 1) / blocks, al);
+        out[n++] = v;
+        if (bal != v && bal < ext) out[n++] = bal;
+    }
     if (ext <= 512) out[n++] = ext;
     return n;
 }
 
 static bool score(PassCtx *ctx, const L1Problem *p, int64_t mb, int64_t nb, int64_t kb, int64_t budget, L1Choice *c) {
     const Target *t = ctx->target;
-    int64_t mat = 2 * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
+    /* the head chunk outside the pipeline keeps its own buffers beside the two stage buffers */
+    int64_t mat = 3 * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
     if (mat > budget) return false;
     int64_t mt = p->M % mb, nt = p->N % nb, cyc[4];
     /* every block shape that occurs must be accepted: full, M tail, N tail, corner */
@@ -87,7 +97,7 @@ bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *ou
     int64_t kal = t->l0_align, eb = dtype_bytes(p->b), ea = dtype_bytes(p->a);
     if (p->b_trans && 32 / eb > kal) kal = 32 / eb;
     if (32 / ea > kal) kal = 32 / ea;         /* an INT8 K steps by its 32-byte box */
-    int64_t ms[16], ns[16], ks[16];
+    int64_t ms[32], ns[32], ks[16];
     int nm = extent_candidates(p->M, 16, ms), nn = extent_candidates(p->N, 16, ns), nk = 0;
     int64_t kfull = p->K / kal * kal;
     for (int64_t v = kal; v <= 2048 && v < kfull; v *= 2) ks[nk++] = v;
