@@ -1,19 +1,39 @@
-/* AutoTileL1 — automatic L1 (Mat) tiling of matmuls whose operands exceed the Mat buffer (issue 11,
- * docs/passes/AutoTileL1.md).
+/* AutoTileL1 — automatic L1 (Mat) tiling of matmuls whose operands exceed the Mat buffer (issue 11;
+ * the generated equivalent of walkthrough rung 3).
  *
- * Requires: outlined InCore functions holding tensor-level matmuls (runs before
- *   ConvertTensorToTileOps), SSA.
- * Produces: for each `x = tensor.matmul(A, B)` whose operands (as ConvertTensorToTileOps lays them out
- *   in Mat) exceed the Mat capacity and whose only use is `y = tensor.assemble(C, x, [o0, o1])`: the
- *   generated walkthrough rung 3 — pl.range nests over full M/N blocks (plus peeled tail blocks when
- *   the block does not divide M/N), each block `acc = tensor.matmul(head K chunk)` then
- *   `for k in pl.pipeline(0, T, stage=2): acc = tensor.matmul_acc(acc, chunk k)` and
- *   `C = tensor.assemble(C, acc, [o0 + m0, o1 + n0])`, C carried through the loops; y replaced by the
- *   final C. Perf hint PH-L1-001 says what was done; PH-L1-002 why an overflowing matmul was kept.
+ * Requires: outlined InCore functions holding tensor-level matmuls (runs right after
+ *   OutlineIncoreScopes, before ConvertTensorToTileOps), SSA.
+ * Produces: for each `x = tensor.matmul(A, B)` (a_trans / b_trans included) whose operands, counted as
+ *   ConvertTensorToTileOps lays them out in Mat (rows boxed to 16, columns to 32 bytes), exceed the Mat
+ *   capacity (512 KiB on a2a3 and a5), and whose only use is `y = tensor.assemble(C, x, [o0, o1])`
+ *   (a `c[...] = pl.matmul(...)` store): pl.range nests over the full mb x nb output blocks, plus peeled
+ *   tail blocks when mb / nb does not divide M / N; each block is
+ *     acc = tensor.matmul(A[m0:m0+mb, 0:h], B[0:h, n0:n0+nb])         (h = the head K chunk, K % kb or kb;
+ *                                                                     a sub-fractal part of it first)
+ *     for k in pl.pipeline(0, T, stage=2): acc = tensor.matmul_acc(acc, A[.., h+k*kb : +kb], B[..])
+ *     C = tensor.assemble(C, acc, [o0 + m0, o1 + n0])
+ *   with C carried through the loops and y replaced by the final C. AutoTileMatmulL0 then tiles each
+ *   chunk for L0 (the carried accumulator as one L0 block).
+ * Chooser (auto_tile_l1_choose.c): candidates mb, nb = powers of two from 16 up to 512, each also
+ *   balanced (same block count, size ceil(E / blocks) aligned to 16), and the whole extent when <= 512;
+ *   kb = powers of two of the K alignment (16; 32 for INT8 or a transposed INT8 right operand) up to
+ *   2048, and all of K rounded down to the alignment. Constraints: 3 x (A chunk + B chunk) Mat bytes
+ *   <= capacity (two pipeline stage buffers plus the head chunk's own); every occurring block shape
+ *   (full, M tail, N tail, corner) accepted by the L0 chooser (src/tile) as one output-stationary
+ *   L0 block of a matmul_acc with L0A/L0B/L0C halved for the stage-2 clones (a2a3 L0C 128 KiB: e.g.
+ *   128 x 128 FP32), N >= 16. Objective: sum over blocks of
+ *     load + chunks x max(cube, load) + drain,
+ *   load = 2 x dma_fixed_cycles + (A chunk + B chunk bytes) / bw_gm_to_mat, cube = the L0 chooser's
+ *   estimated_cost_cycles for the chunk, drain = mb x nb x acc bytes / bw_mat_to_gm + dma_fixed_cycles
+ *   (Target numbers). Ties: larger blocks, then larger kb.
+ * Hints: PH-L1-001 (done: the matmul's line, operand bytes vs Mat capacity, mb x nb x kb, block and
+ *   chunk counts, the double-buffered Mat bytes, the estimate); PH-L1-002 (an overflowing matmul kept
+ *   whole: its result is not stored by one assemble, or no blocking fits — the capacity error of
+ *   AllocateMemoryAddr then stands).
  * Does: operands that are tensor.slice windows (dynamic offsets included, e.g. AutoSplitCores' block
  *   windows) are re-sliced from their source with composed offsets (ConvertTensorToTileOps loads one
- *   slice level). Matmuls inside user pl.pipeline loops, and everything when PassCtx.no_auto_l1, are
- *   left alone; a matmul whose operands fit is never touched. */
+ *   slice level). Matmuls inside user pl.pipeline loops, and everything under --no-auto-l1
+ *   (PassCtx.no_auto_l1), are left alone; a matmul whose operands fit is never touched. */
 #include "pass/auto_tile_l1.h"
 
 #include <string.h>
