@@ -21,7 +21,9 @@
  *   <= capacity (two pipeline stage buffers plus the head chunk's own); every occurring block shape
  *   (full, M tail, N tail, corner) accepted by the L0 chooser (src/tile) as one output-stationary
  *   L0 block of a matmul_acc with L0A/L0B/L0C halved for the stage-2 clones (a2a3 L0C 128 KiB: e.g.
- *   128 x 128 FP32), N >= 16. Objective: sum over blocks of
+ *   128 x 128 FP32), N >= 16; and the L0A / L0B bytes the chosen L0 tiles will occupy — per stage clone
+ *   one k-tile plus its peeled K-tail tile (Right n boxed to 16), plus the head chunk's at stage 1, plus
+ *   one 32-byte K box per operand for a sub-fractal K head — within L0A / L0B. Objective: sum over blocks of
  *     load + chunks x max(cube, load) + drain,
  *   load = 2 x dma_fixed_cycles + (A chunk + B chunk bytes) / bw_gm_to_mat, cube = the L0 chooser's
  *   estimated_cost_cycles for the chunk, drain = mb x nb x acc bytes / bw_mat_to_gm + dma_fixed_cycles
