@@ -17,8 +17,9 @@
  * Chooser (auto_tile_l1_choose.c): candidates mb, nb = powers of two from 16 up to 512, each also
  *   balanced (same block count, size ceil(E / blocks) aligned to 16), and the whole extent when <= 512;
  *   kb = powers of two of the K alignment (16; 32 for INT8 or a transposed INT8 right operand) up to
- *   2048, and all of K rounded down to the alignment. Constraints: 3 x (A chunk + B chunk) Mat bytes
- *   <= capacity (two pipeline stage buffers plus the head chunk's own); every occurring block shape
+ *   2048, all of K rounded down to the alignment, and chunks of 128..2048 that divide K. Constraints:
+ *   3 x (A chunk + B chunk) Mat bytes <= the budget: the capacity less the operands of the function's
+ *   matmuls that stay whole (they fit Mat) (two pipeline stage buffers plus the head chunk's own); every occurring block shape
  *   (full, M tail, N tail, corner) accepted by the L0 chooser (src/tile) as one output-stationary
  *   L0 block of a matmul_acc with L0A/L0B/L0C halved for the stage-2 clones (a2a3 L0C 128 KiB: e.g.
  *   128 x 128 FP32), N >= 16; and the L0A / L0B bytes the chosen L0 tiles will occupy — per stage clone
@@ -249,6 +250,24 @@ static int find_assemble(Function *f, StmtList *l, int at, Var *x) {
     return -1;
 }
 
+/* Mat bytes of the function's matmuls that stay whole (their operands fit Mat): they may sit in Mat
+ * beside a blocked one, whose chunks get what they leave. Counted once per function, before any
+ * rewrite (the blocked matmuls' own chunks are not counted: one block's chunks are live at a time). */
+typedef struct { const Target *t; int64_t bytes; } OtherMat;
+
+static void other_mat_visit(Expr *e, void *ud) {
+    OtherMat *o = ud;
+    if (e->kind != EX_CALL || (e->call.op != OP_TENSOR_MATMUL && e->call.op != OP_TENSOR_MATMUL_ACC)) return;
+    int64_t sum = 0;
+    for (int i = e->call.op == OP_TENSOR_MATMUL_ACC; i < e->call.nargs && i < 3; i++) {
+        int64_t d[2];
+        Type *ty = e->call.args[i]->type;
+        if (!ty || ty->kind != TY_TENSOR || ty->rank != 2 || !ir_type_static_dims(ty, d) || !dtype_bytes(ty->dtype)) return;
+        sum += at_l1_mat_bytes(o->t, ty->dtype, d[0], d[1]);
+    }
+    if (sum <= o->t->capacity[MS_MAT]) o->bytes += sum;
+}
+
 static void hint_done(PassCtx *ctx, Span sp, const L1Job *j, int64_t need) {
     int64_t bm = (j->p.M + j->ch.mb - 1) / j->ch.mb, bn = (j->p.N + j->ch.nb - 1) / j->ch.nb;
     int64_t chunks = (j->p.K + j->ch.kb - 1) / j->ch.kb;
@@ -261,7 +280,7 @@ static void hint_done(PassCtx *ctx, Span sp, const L1Job *j, int64_t need) {
 }
 
 /* Rewrites l->items[*at] when it is an overflowing matmul; *at is left on the last emitted statement. */
-static void tile_one(PassCtx *ctx, Function *f, StmtList *l, int *at) {
+static void tile_one(PassCtx *ctx, Function *f, int64_t others, StmtList *l, int *at) {
     Stmt *s = l->items[*at];
     Expr *c = s->kind == ST_ASSIGN ? s->assign.value : NULL;
     if (!pass_is_op(c, OP_TENSOR_MATMUL) || ir_attr_get(&c->call.kwargs, "c_matrix_nz")) return;
@@ -287,8 +306,8 @@ static void tile_one(PassCtx *ctx, Function *f, StmtList *l, int *at) {
                   (long long)need, (long long)cap);
         return;
     }
-    const char *why = NULL;
-    if (!at_l1_choose(ctx, &j.p, cap, &j.ch, &why)) {
+    const char *why = others >= cap ? "the function's other matmul operands already fill Mat" : NULL;
+    if (why || !at_l1_choose(ctx, &j.p, cap - others, &j.ch, &why)) {
         pass_hint(ctx, c->span, "PH-L1-002", "matmul operands need %lld bytes of Mat, which holds %lld, but it is not L1-tiled: %s",
                   (long long)need, (long long)cap, why);
         return;
@@ -314,19 +333,23 @@ static void tile_one(PassCtx *ctx, Function *f, StmtList *l, int *at) {
     *at = e.at - 1;
 }
 
-static void walk(PassCtx *ctx, Function *f, StmtList *l) {
+static void walk(PassCtx *ctx, Function *f, int64_t others, StmtList *l) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         if (s->kind == ST_FOR && s->for_.kind != FK_PIPELINE && !ir_attr_get(&s->for_.attrs, "pipeline_stages"))
-            walk(ctx, f, &s->for_.body);            /* user pipelines are the user's blocking: not touched */
-        if (s->kind == ST_IF) walk(ctx, f, &s->if_.then_body), walk(ctx, f, &s->if_.else_body);
-        if (s->kind == ST_ASSIGN) tile_one(ctx, f, l, &i);
+            walk(ctx, f, others, &s->for_.body);            /* user pipelines are the user's blocking: not touched */
+        if (s->kind == ST_IF) walk(ctx, f, others, &s->if_.then_body), walk(ctx, f, others, &s->if_.else_body);
+        if (s->kind == ST_ASSIGN) tile_one(ctx, f, others, l, &i);
     }
 }
 
 bool pass_auto_tile_l1(Program *p, PassCtx *ctx) {
     if (ctx->no_auto_l1) return true;
-    for (int i = 0; i < p->nfuncs; i++)
-        if (ir_functype_is_incore(p->funcs[i]->type)) walk(ctx, p->funcs[i], &p->funcs[i]->body);
+    for (int i = 0; i < p->nfuncs; i++) {
+        if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
+        OtherMat om = { ctx->target, 0 };
+        ir_visit_exprs(&p->funcs[i]->body, other_mat_visit, &om);
+        walk(ctx, p->funcs[i], om.bytes, &p->funcs[i]->body);
+    }
     return true;
 }
