@@ -40,7 +40,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PTOC   := $(BUILD)/ptoc
 LIBA   := $(BUILD)/libptoc.a
 
-.PHONY: all test run bench install clean unit fuzz fuzz-parse
+.PHONY: all test run bench install clean unit fuzz fuzz-parse test-slow
 all: $(PTOC) $(LIBA)
 
 $(BUILD)/obj/%.o: %.c
@@ -80,6 +80,10 @@ fuzz: $(BUILD)/progfuzz
 	$(BUILD)/progfuzz --seed $(FUZZ_SEED) --features $(FUZZ_FEATURES) --out $(FUZZ_OUT) \
 	    $(if $(FUZZ_COUNT),--count $(FUZZ_COUNT)) $(if $(FUZZ_TIME),--time $(FUZZ_TIME)) \
 	    $(if $(or $(FUZZ_COUNT),$(FUZZ_TIME)),,--time 600)
+
+# the slow tier (not part of test or .ci/run): 2048^3 matmuls blocked by AutoTileL1, with data
+test-slow: all
+	bash tests/slow/run_slow.sh $(BUILD)
 
 unit: $(UNIT_BIN)
 

@@ -180,6 +180,7 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.planner = s->opt.planner;
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
     ctx.no_pipeline_dbc = !s->opt.pipeline_dbc;
+    ctx.no_auto_l1 = s->opt.no_auto_l1;
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
     for (int i = 0; i < ctx.tiles.len; i++) {
         const PassTileChoice *c = &ctx.tiles.data[i];

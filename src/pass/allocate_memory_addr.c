@@ -74,8 +74,9 @@ static bool check_capacity(PassCtx *ctx, Function *f, const Slot *slots, int n) 
             sb_free(&names);
         }
         const char *fix = sp == MS_MAT
-            ? "L1 tiling is not automatic: load smaller operands (slice the reduction and accumulate into the output, "
-              "or split the output across several pl.at regions)"
+            ? "AutoTileL1 blocks only a matmul whose result is stored whole by one c[...] = (its PH-L1 hint says why "
+              "it did not, and --no-auto-l1 turns it off): store the matmul directly, or load smaller operands (slice "
+              "the reduction and accumulate into the output, or split the output across several pl.at regions)"
             : sp == MS_VEC
             ? "the vector working set does not fit UB: process smaller chunks (a pl.range / pl.pipeline loop over "
               "slices of the tensors), or lower the pipeline depth"

@@ -22,7 +22,8 @@ vg() {   # vg NAME CMD... : the command runs under memcheck with errors and leak
 vg "run matmul" "$PTOC" run examples/matmul.py
 vg "run grid" "$PTOC" run examples/matmul_256x256x512.py
 vg "compile -o" "$PTOC" compile examples/matmul.py -o "$T/o"
-vg "compile error" "$PTOC" compile tests/e2e/errors/k4096_mat_overflow.py
+vg "compile error" "$PTOC" compile tests/e2e/errors/k4096_mat_overflow.py --no-auto-l1
+vg "auto L1" "$PTOC" run tests/e2e/l1_ragged_200x136x3000_fp16.py
 vg "parse error" "$PTOC" run tests/e2e/errors/missing_colon.py
 vg "tile explorer" "$PTOC" tile 256 256 256 --dtype fp32
 vg "embed" "$BUILD/tests/embed"

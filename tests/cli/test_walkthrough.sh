@@ -71,12 +71,14 @@ check "K=256 runs correctly" 'json_has "$T/k256.json" "\"ok\":true"'
 check "256x256x512: direct-store grid (several stores)" '[ "$(grep -c "pl.tile.store" "$T/grid/passes_dump/"*_after_AutoTileMatmulL0.py)" -ge 2 ]'
 "$PTOC" run examples/matmul_256x256x512.py --json > "$T/grid.json" 2>/dev/null
 check "256x256x512 runs correctly" 'json_has "$T/grid.json" "\"ok\":true"'
-"$PTOC" run tests/e2e/errors/k4096_mat_overflow.py > /dev/null 2> "$T/k4096.err"
+"$PTOC" run tests/e2e/errors/k4096_mat_overflow.py --no-auto-l1 > /dev/null 2> "$T/k4096.err"
 rc=$?
 check "K=4096 exits 1" '[ $rc -eq 1 ]'
 check "K=4096 message" 'grep -q "Mat buffer usage (2097152 bytes) exceeds platform limit (524288 bytes)" "$T/k4096.err"'
 check "K=4096 names the function" 'grep -q "Function '"'"'[a-z_0-9]*'"'"'" "$T/k4096.err"'
 check "K=4096 has a source location" 'grep -q "k4096_mat_overflow.py:[0-9]*:[0-9]*: error" "$T/k4096.err"'
+"$PTOC" run tests/e2e/errors/k4096_mat_overflow.py --json > "$T/k4096.json" 2>/dev/null
+check "K=4096 without --no-auto-l1: AutoTileL1 blocks it and it runs" 'json_has "$T/k4096.json" "\"ok\":true" && json_has "$T/k4096.json" "PH-L1-001"'
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -17,11 +17,12 @@ static bool dump_hook(void *ud, int index, const PassInfo *info, Program *p, dou
 }
 
 static PassTileChoice last_tile;
+static bool no_auto_l1;             /* --no-auto-l1 for the next compile() */
 
 static Program *compile(IrCtx *c, DiagSink *d, int64_t M, int64_t N, int64_t K, bool *ok) {
     Program *p = (M == 128 && N == 128 && K == 512) ? parse_file(c, "examples/matmul.py") : build_matmul(c, M, N, K, DT_FP16, DT_FP32);
     if (!p) { *ok = false; return NULL; }
-    PassCtx ctx = { .ir = c, .target = target_get(TGT_A2A3), .diag = d };
+    PassCtx ctx = { .ir = c, .target = target_get(TGT_A2A3), .diag = d, .no_auto_l1 = no_auto_l1 };
     Dump dump = { getenv("PTOC_TEST_VERBOSE") != NULL };
     *ok = pass_run_pipeline(p, &ctx, dump_hook, &dump);
     memset(&last_tile, 0, sizeof last_tile);
@@ -94,12 +95,15 @@ TEST(walkthrough_facts) {
     diag_free(&d);
 }
 
+/* With AutoTileL1 off (--no-auto-l1) the 2 MiB of operands overflow Mat: the capacity error. */
 TEST(k4096_capacity_error) {
     DiagSink d;
     diag_init(&d);
     IrCtx *c = ir_ctx_new(&d);
     bool ok;
+    no_auto_l1 = true;
     compile(c, &d, 128, 128, 4096, &ok);
+    no_auto_l1 = false;
     CHECK(!ok);
     StrBuf err = {0};
     diag_format_all(&d, &err);
@@ -109,8 +113,26 @@ TEST(k4096_capacity_error) {
     diag_free(&d);
 }
 
+/* AutoTileL1 blocks the same matmul (K chunks in a stage-2 pipeline) and says so (PH-L1-001). */
+TEST(k4096_auto_l1) {
+    DiagSink d;
+    diag_init(&d);
+    IrCtx *c = ir_ctx_new(&d);
+    bool ok;
+    compile(c, &d, 128, 128, 4096, &ok);
+    CHECK(ok);
+    StrBuf err = {0};
+    diag_format_all(&d, &err);
+    CHECK_CONTAINS(sb_cstr(&err), "[PH-L1-001] matmul [128, 4096] x [4096, 128] operands need 2097152 bytes of Mat");
+    CHECK_CONTAINS(sb_cstr(&err), "1 block(s) of 128 x 128");
+    sb_free(&err);
+    ir_ctx_free(c);
+    diag_free(&d);
+}
+
 int main(void) {
     RUN(walkthrough_facts);
     RUN(k4096_capacity_error);
+    RUN(k4096_auto_l1);
     return test_summary();
 }

@@ -1,0 +1,146 @@
+/* AutoTileL1 — the (mb, nb, kb) chooser (docs/passes/AutoTileL1.md §3).
+ * Requires: a matmul problem (M, N, K, dtypes, transposes) and the Mat budget.
+ * Produces: the output block mb x nb and the K chunk kb of the rung-3 form, with the model's cycles.
+ * Does: enumerates power-of-two blocks (and the whole extent when it is smaller); keeps those whose
+ *       double-buffered operand chunks fit Mat and whose carried accumulator the L0 chooser accepts as
+ *       one output-stationary L0 block under the stage-2 pipeline (the same config AutoTileMatmulL0
+ *       builds, budgets halved) — full and tail blocks alike — with the L0 bytes its tiles will occupy
+ *       (head chunk included) within L0A / L0B; scores each by
+ *       sum over blocks of (first chunk load + chunks x max(cube, GM->L1 load) + drain). */
+#include "pass/auto_tile_l1.h"
+#include "tile/tile.h"
+
+static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+int64_t at_l1_mat_bytes(const Target *t, DType dt, int64_t rows, int64_t cols) {
+    int64_t eb = dtype_bytes(dt), cbox = eb ? 32 / eb : 16;
+    (void)t;
+    return align_up(rows, 16) * align_up(cols, cbox < 16 ? 16 : cbox) * eb;
+}
+
+/* The L0 chooser's verdict on the accumulator [m, n] over a K chunk k, run as AutoTileMatmulL0 will:
+ * output-stationary (the whole block one L0 block, else PH-AT-006 downstream), L0A/L0B/L0C divided by
+ * the enclosing pipeline's stages (2 for the chunk loop, 1 for the head chunk). Then the L0A / L0B bytes
+ * its tiles will really occupy (*ua, *ub): per stage clone one k-tile and, when the tile does not divide
+ * the chunk, the peeled K tail's tile; the Right tile's n boxed to 16 (the chooser counts it unpadded). */
+static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t k, int64_t stages, int64_t *ua,
+                     int64_t *ub, int64_t *cycles) {
+    const Target *t = ctx->target;
+    *ua = *ub = 0;
+    if (k == 0) return true;
+    TilePassOpts o;
+    tile_pass_opts_defaults(&o);
+    o.memory_planner = (TileMemoryPlanner)ctx->planner;
+    o.is_matmul_acc = true;
+    o.force_output_stationary = true;
+    int64_t ea = dtype_bytes(p->a), eb = dtype_bytes(p->b);
+    if (p->a_trans && 32 / ea > t->l0_align) o.lhs_zn_rows = 32 / ea;
+    if (p->b_trans && 32 / eb > t->l0_align) o.rhs_zn_rows = 32 / eb;
+    if (o.lhs_zn_rows && m % o.lhs_zn_rows) return false;
+    m = align_up(m, 16);                      /* the left operand's rows are boxed to 16 (ConvertTensorToTileOps) */
+    if (n < t->l0_min) return false;          /* below the cube minimum: PH-AT-005, untiled */
+    L0TileConfig cfg;
+    tile_pass_config(&cfg, t, m, n, k, p->a, p->b, p->c, &o);
+    cfg.min_m = m, cfg.min_n = n;
+    cfg.l0a_bytes /= stages, cfg.l0b_bytes /= stages, cfg.l0c_bytes /= stages;
+    L0TileResult r;
+    char err[512];
+    if (!tile_choose_l0(&cfg, &r, err, sizeof err) || r.m != m || r.n != n) return false;
+    int64_t kt = k % r.k, np = align_up(n, 16);
+    *ua = stages * (m * align_up(r.k, 16) * ea + (kt ? m * align_up(kt, 16) * ea : 0));
+    *ub = stages * (align_up(r.k, 16) * np * eb + (kt ? align_up(kt, 16) * np * eb : 0));
+    *cycles = r.estimated_cost_cycles;
+    return true;
+}
+
+/* A block shape [m, n] over all of K: the pipelined chunks of kb, the head chunk (outside the pipeline)
+ * when it is a different size, and a sub-fractal K head (left untiled, whole in L0, one 32-byte K box of
+ * each operand). Their L0 tiles are summed: the head's are not shared with the loop's (its loads are
+ * hoisted beside the loop's), so all must fit L0A / L0B together. */
+static bool l0_accepts(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t kb, int64_t kal, int64_t *cycles) {
+    const Target *t = ctx->target;
+    int64_t head = p->K % kb ? p->K % kb : kb, tiled_head = head - head % kal, ua, ub, ha, hb, unused;
+    if (!l0_usage(ctx, p, m, n, kb, 2, &ua, &ub, cycles)) return false;
+    if (tiled_head != kb && !l0_usage(ctx, p, m, n, tiled_head, 1, &ha, &hb, &unused)) return false;
+    if (tiled_head == kb) ha = hb = 0;
+    int64_t sub = p->K % t->l0_align ? 32 : 0;
+    ua += ha + align_up(m, 16) * sub, ub += hb + align_up(n, 16) * sub;
+    return ua <= t->capacity[MS_LEFT] && ub <= t->capacity[MS_RIGHT];
+}
+
+/* Cycles of one block [m, n] over all of K: the chunks stream through the two Mat buffers, so after
+ * the first load each chunk costs the slower of its cube time and its GM->L1 load; then the drain. */
+static double block_cycles(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t kb, int64_t cube) {
+    const Target *t = ctx->target;
+    int64_t chunks = (p->K + kb - 1) / kb;
+    double load = t->dma_fixed_cycles * 2 +
+                  (double)(at_l1_mat_bytes(t, p->a, m, kb) + at_l1_mat_bytes(t, p->b, kb, n)) / t->bw_gm_to_mat;
+    double step = (double)cube > load ? (double)cube : load;
+    double drain = (double)(m * n * dtype_bytes(p->c)) / t->bw_mat_to_gm + t->dma_fixed_cycles;
+    return load + (double)chunks * step + drain;
+}
+
+/* The candidates of one extent: powers of two from the alignment up to 512, each also balanced (the
+ * same number of blocks, sized ceil(ext / blocks) aligned up, so a ragged tail is not a sliver), and
+ * the extent itself when no larger than 512 (one block covers it). */
+static int extent_candidates(int64_t ext, int64_t al, int64_t *out) {
+    int n = 0;
+    for (int64_t v = al; v <= 512 && v < ext; v *= 2) {
+        int64_t blocks = (ext + v - 1) / v, bal = align_up((ext + blocks - 1) / blocks, al);
+        out[n++] = v;
+        if (bal != v && bal < ext) out[n++] = bal;
+    }
+    if (ext <= 512) out[n++] = ext;
+    return n;
+}
+
+static bool score(PassCtx *ctx, const L1Problem *p, int64_t mb, int64_t nb, int64_t kb, int64_t kal, int64_t budget,
+                  L1Choice *c) {
+    const Target *t = ctx->target;
+    /* the head chunk outside the pipeline keeps its own buffers beside the two stage buffers */
+    int64_t mat = 3 * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
+    if (mat > budget) return false;
+    int64_t mt = p->M % mb, nt = p->N % nb, cyc[4];
+    /* every block shape that occurs must be accepted: full, M tail, N tail, corner */
+    if (!l0_accepts(ctx, p, mb, nb, kb, kal, &cyc[0])) return false;
+    if (mt && !l0_accepts(ctx, p, mt, nb, kb, kal, &cyc[1])) return false;
+    if (nt && !l0_accepts(ctx, p, mb, nt, kb, kal, &cyc[2])) return false;
+    if (mt && nt && !l0_accepts(ctx, p, mt, nt, kb, kal, &cyc[3])) return false;
+    int64_t fm = p->M / mb, fn = p->N / nb;
+    double total = (double)(fm * fn) * block_cycles(ctx, p, mb, nb, kb, cyc[0]);
+    if (mt) total += (double)fn * block_cycles(ctx, p, mt, nb, kb, cyc[1]);
+    if (nt) total += (double)fm * block_cycles(ctx, p, mb, nt, kb, cyc[2]);
+    if (mt && nt) total += block_cycles(ctx, p, mt, nt, kb, cyc[3]);
+    *c = (L1Choice){ mb, nb, kb, 0, total > 9e18 ? INT64_MAX : (int64_t)total, mat };
+    return true;
+}
+
+bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *out, const char **why) {
+    const Target *t = ctx->target;
+    int64_t kal = t->l0_align, eb = dtype_bytes(p->b), ea = dtype_bytes(p->a);
+    if (p->b_trans && 32 / eb > kal) kal = 32 / eb;
+    if (32 / ea > kal) kal = 32 / ea;         /* an INT8 K steps by its 32-byte box */
+    int64_t ms[32], ns[32], ks[48];
+    int nm = extent_candidates(p->M, 16, ms), nn = extent_candidates(p->N, 16, ns), nk = 0;
+    int64_t kfull = p->K / kal * kal;
+    for (int64_t v = kal; v <= 2048 && v < kfull; v *= 2) ks[nk++] = v;
+    if (kfull > 0 && kfull <= 2048) ks[nk++] = kfull;
+    /* chunks that divide K: no ragged head, one chunk shape (fewer distinct L0 tiles to place) */
+    for (int64_t q = 2; q <= 64 && nk < 32; q++)
+        if (p->K % q == 0 && (p->K / q) % kal == 0 && p->K / q <= 2048 && p->K / q >= 128) ks[nk++] = p->K / q;
+    bool found = false;
+    for (int i = 0; i < nm; i++)
+        for (int j = 0; j < nn; j++)
+            for (int q = 0; q < nk; q++) {
+                L1Choice c;
+                if (!score(ctx, p, ms[i], ns[j], ks[q], kal, budget, &c)) continue;
+                c.kal = kal;
+                /* ties: fewer blocks, then the larger K chunk (fewer loop trips) */
+                if (!found || c.cycles < out->cycles ||
+                    (c.cycles == out->cycles && c.mb * c.nb > out->mb * out->nb) ||
+                    (c.cycles == out->cycles && c.mb * c.nb == out->mb * out->nb && c.kb > out->kb))
+                    *out = c, found = true;
+            }
+    if (!found) *why = "no output block and K chunk both fit Mat (double-buffered) and form one L0 accumulator block";
+    return found;
+}

@@ -1,0 +1,10 @@
+# Issue 11 slow tier (make test-slow): AutoTileL1 on c = a @ b^T, 2048^3 FP16 with b stored n x k (the
+# reference GEMM layout), with data, vs the interpreter, race-free.
+import pypto.language as pl
+
+@pl.jit
+def slow_l1_2048_btrans_fp16(a: pl.Tensor[[2048, 2048], pl.FP16], b: pl.Tensor[[2048, 2048], pl.FP16],
+                             c: pl.Out[pl.Tensor[[2048, 2048], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        c[:] = pl.matmul(a, b, b_trans=True, out_dtype=pl.FP32)
+    return c
