@@ -15,6 +15,15 @@
 #define SPLIT_MIN_BLOCK_OUTPUTS (128 * 128)
 #define SPLIT_MIN_GAIN 1.5
 
+/* The matmul to split: C[M, N] = A[M, K] @ B[K, N], operand dtype in, accumulator acc. An epilogue
+ * (vector work on the result) makes each block a mixed kernel whose vector half must fit Vec. */
+typedef struct SplitShape {
+    int64_t M, N, K;
+    DType in, acc;
+    bool epilogue;
+    double vec_bytes_per_output;    /* estimated Vec bytes per output element of an epilogue */
+} SplitShape;
+
 typedef struct SplitPlan {
     int gm, gn;                 /* core grid: gm block rows x gn block columns (gm * gn blocks) */
     int64_t bm, bn;             /* per-core output block */
@@ -22,11 +31,10 @@ typedef struct SplitPlan {
     double traffic;             /* GM -> L1 bytes over all blocks (tie-break) */
 } SplitPlan;
 
-/* Chooses the grid for C[M, N] = A[M, K] @ B[K, N] (operand dtype in, accumulator acc) on at most
- * `cores` cube cores. Always fills *out (gm = gn = 1 when nothing better exists); returns true
- * when the split pays (more than one block, blocks of at least SPLIT_MIN_BLOCK_OUTPUTS, gain at
- * least SPLIT_MIN_GAIN). */
-bool split_plan(const Target *t, int cores, int64_t M, int64_t N, int64_t K, DType in, DType acc, SplitPlan *out);
+/* Chooses the grid on at most `cores` cube cores. Always fills *out (gm = gn = 1 when nothing better
+ * exists); returns true when the split pays (more than one block, blocks of at least
+ * SPLIT_MIN_BLOCK_OUTPUTS, gain at least SPLIT_MIN_GAIN). */
+bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out);
 
 /* One matched region (auto_split_match.c). */
 typedef struct SplitOperand {
@@ -41,6 +49,8 @@ typedef struct SplitRegion {
     SplitOperand a, b;
     bool a_trans, b_trans;
     int64_t M, N, K;
+    int epilogue_ops;           /* statements between the matmul and the store */
+    int full_operands;          /* epilogue tensor operands of the full [M, N] shape */
     Stmt *store;                /* c' = tensor.assemble(c, x_last, offs) */
 } SplitRegion;
 

@@ -135,8 +135,23 @@ static void try_region(PassCtx *ctx, Function *f, StmtList *list, int at, int co
     bool ok = split_match_region(ctx, f, scope, &r, &why);
     if (!r.mm || !r.M) return;                               /* no (static) matmul: nothing to say */
     Expr *mm = r.mm->assign.value;
+    SplitShape sh = { r.M, r.N, r.K, mm->call.args[0]->type->dtype, mm->type->dtype, r.epilogue_ops > 0, 0 };
+    double ab = dtype_bytes(sh.acc);
+    sh.vec_bytes_per_output = 3 * ab + r.full_operands * ab;    /* ring slots x 2, a temporary, the operands */
     SplitPlan p;
-    if (!split_plan(ctx->target, cores, r.M, r.N, r.K, mm->call.args[0]->type->dtype, mm->type->dtype, &p)) return;
+    if (!split_plan(ctx->target, cores, &sh, &p)) {
+        if (ok && sh.epilogue && p.gm * p.gn == 1) {
+            SplitShape cube = sh;                                /* would the matmul alone have split? */
+            cube.epilogue = false;
+            if (split_plan(ctx->target, cores, &cube, &p))
+                pass_hint(ctx, mm->span, "PH-SC-002",
+                          "region '%s' (matmul [%lld, %lld] x K %lld) is not split across cores: its epilogue's vector working set "
+                          "(about %.0f bytes per output, half a block per vector core) leaves no grid of 32-row-aligned blocks of at "
+                          "least %d outputs that fits Vec (%lld bytes)", region_name(scope), (long long)r.M, (long long)r.N,
+                          (long long)r.K, sh.vec_bytes_per_output, SPLIT_MIN_BLOCK_OUTPUTS, (long long)ctx->target->capacity[MS_VEC]);
+        }
+        return;
+    }
     const Target *t = ctx->target;
     if (!ok) {
         pass_hint(ctx, mm->span, "PH-SC-002",
@@ -147,6 +162,7 @@ static void try_region(PassCtx *ctx, Function *f, StmtList *list, int at, int co
         return;
     }
     rewrite_body(ctx, &r, &p);
+    if (sh.epilogue) ir_attr_set(ctx->ir, &scope->scope.kwargs, "split", ir_av_int(1));   /* pl.split(UP_DOWN) */
     Stmt *spmd = ir_scope(ctx->ir, SC_SPMD);
     spmd->span = scope->span;
     spmd->scope.core_num = ir_const_int(ctx->ir, (int64_t)p.gm * p.gn, DT_INDEX);
@@ -154,10 +170,11 @@ static void try_region(PassCtx *ctx, Function *f, StmtList *list, int at, int co
     list->items[at] = spmd;
     pass_hint(ctx, mm->span, "PH-SC-001",
               "region '%s' (matmul [%lld, %lld] x K %lld) split across %d of %d cube cores as one SPMD task: a %d x %d grid of "
-              "per-core blocks [%lld, %lld] x K %lld; estimated %.1f us instead of %.1f us on one core (gain %.1fx); "
+              "per-core blocks [%lld, %lld] x K %lld%s; estimated %.1f us instead of %.1f us on one core (gain %.1fx); "
               "--cores N limits the cores, --cores 1 turns the split off", region_name(scope), (long long)r.M, (long long)r.N,
-              (long long)r.K, p.gm * p.gn, cores, p.gm, p.gn, (long long)p.bm, (long long)p.bn, (long long)r.K, us(t, p.tn),
-              us(t, p.t1), p.t1 / p.tn);
+              (long long)r.K, p.gm * p.gn, cores, p.gm, p.gn, (long long)p.bm, (long long)p.bn, (long long)r.K,
+              sh.epilogue ? " (each a mixed kernel, its epilogue split UP_DOWN over the cluster's two vector cores)" : "",
+              us(t, p.tn), us(t, p.t1), p.t1 / p.tn);
 }
 
 static void walk(PassCtx *ctx, Function *f, StmtList *l, int cores) {

@@ -71,7 +71,8 @@ static bool epilogue_kind(OpId op) {
 }
 
 /* One epilogue statement on the chain value cur; the result is the new chain value. */
-static const char *match_epilogue(StmtList *body, Stmt *s, Var **cur, int64_t M, int64_t N) {
+static const char *match_epilogue(StmtList *body, Stmt *s, Var **cur, SplitRegion *r) {
+    int64_t M = r->M, N = r->N;
     Expr *v = s->assign.value;
     if (v->kind != EX_CALL || v->call.op == OP_NONE || !epilogue_kind(v->call.op))
         return "its epilogue holds an op that is not elementwise (a reduction, a reshape, a second matmul, ...)";
@@ -85,7 +86,9 @@ static const char *match_epilogue(StmtList *body, Stmt *s, Var **cur, int64_t M,
             return "an epilogue operand is computed in the region or is not a static 2-D ND tensor";
         if ((d[0] != M && d[0] != 1) || (d[1] != N && d[1] != 1))
             return "an epilogue operand is neither the matmul's shape nor a row / column broadcast of it";
+        if (d[0] == M && d[1] == N) r->full_operands++;
     }
+    r->epilogue_ops++;
     int64_t d[2];
     if (chain != 1 || uses_in(body, *cur) != 1 || !static_2d(v->type, d) || d[0] != M || d[1] != N)
         return "the matmul result is used more than once or reshaped";
@@ -143,7 +146,8 @@ static const char *match_body(Stmt *scope, SplitRegion *r, IrCtx *c) {
             r->store = s;
             return NULL;
         }
-        const char *why = match_epilogue(body, s, &cur, r->M, r->N);
+        if (pass_is_op(v, OP_TENSOR_ASSEMBLE)) return "it stores more than one result (the region has other outputs)";
+        const char *why = match_epilogue(body, s, &cur, r);
         if (why) return why;
     }
     return r->mm ? "it does not end with the store of the matmul result into an output tensor" : "it holds no matmul";

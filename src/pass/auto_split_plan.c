@@ -15,7 +15,11 @@
  *   `cores` blocks, and give blocks of at least SPLIT_MIN_BLOCK_OUTPUTS outputs. The best is the
  *   smallest makespan, then the least GM traffic over all blocks (squarer blocks), then fewer
  *   blocks, then the taller block (bm >= bn: 4 x 6 rather than 6 x 4 for 6144^3 on 24 cores, the
- *   reference GEMM's grid). The split is made when the gain t1 / tn is at least SPLIT_MIN_GAIN. */
+ *   reference GEMM's grid). The split is made when the gain t1 / tn is at least SPLIT_MIN_GAIN.
+ *   A block with an epilogue is a mixed kernel split UP_DOWN over its cluster's two vector cores
+ *   (AutoSplitCores sets pl.split(UP_DOWN) on the region): bm must be a multiple of 32 and the half
+ *   block's estimated vector working set (vec_bytes_per_output per output: the cross-core ring's two
+ *   slots, a temporary, the epilogue's full-shape operands) must fit Vec. */
 #include "pass/auto_split.h"
 
 #include <math.h>
@@ -53,8 +57,18 @@ static int64_t block_of(int64_t dim, int g) {
     return b % 16 == 0 ? b : 0;
 }
 
-bool split_plan(const Target *t, int cores, int64_t M, int64_t N, int64_t K, DType in, DType acc, SplitPlan *out) {
+/* A mixed block (epilogue) runs split UP_DOWN over the cluster's two vector cores: each gets bm / 2
+ * rows, which must stay 16-aligned, and its estimated working set must fit Vec. */
+static bool vec_fits(const Target *t, const SplitShape *s, int64_t bm, int64_t bn) {
+    if (!s->epilogue) return true;
+    if (bm % 32 != 0) return false;
+    return (double)(bm / 2) * (double)bn * s->vec_bytes_per_output <= (double)t->capacity[MS_VEC];
+}
+
+bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out) {
     double tr;
+    int64_t M = s->M, N = s->N, K = s->K;
+    DType in = s->in, acc = s->acc;
     SplitPlan best = { .gm = 1, .gn = 1, .bm = M, .bn = N };
     block_cost(t, M, N, K, in, acc, &best.t1, &tr);
     best.tn = best.t1;
@@ -66,6 +80,7 @@ bool split_plan(const Target *t, int cores, int64_t M, int64_t N, int64_t K, DTy
         for (int gn = 1; gm * gn <= cores; gn++) {
             int64_t bn = block_of(N, gn);
             if (!bn || (gm * gn > 1 && (double)bm * (double)bn < SPLIT_MIN_BLOCK_OUTPUTS)) continue;
+            if (gm * gn > 1 && !vec_fits(t, s, bm, bn)) continue;
             SplitPlan c = { .gm = gm, .gn = gn, .bm = bm, .bn = bn, .t1 = t1 };
             block_cost(t, bm, bn, K, in, acc, &c.tn, &tr);
             c.traffic = tr * gm * gn;
