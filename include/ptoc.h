@@ -46,6 +46,8 @@ void ptoc_program_free(ptoc_program *p);
  *                                          of the inputs and adds the comparison to the report
  *   seed            unsigned integer (used by ptoc_run_random)
  *   threads         runtime host threads, "0" = one per CPU
+ *   cores           cube cores the automatic multi-core split may use: "1" = no split, default all
+ *                   (AutoSplitCores; above the target's cube cores fails at ptoc_compile)
  *   capture_deps    "0" (default) | "1"   record the runtime's deps.json (ptoc_deps_json)
  * Unknown keys and bad values fail with a diagnostic. */
 int ptoc_set_option(ptoc_program *p, const char *key, const char *value);
