@@ -180,7 +180,7 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.planner = s->opt.planner;
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
     ctx.no_pipeline_dbc = !s->opt.pipeline_dbc;
-    ctx.cores = s->opt.cores;
+    ctx.cores = s->opt.cores ? s->opt.cores : ctx.target->num_aic;
     if (ctx.cores > ctx.target->num_aic) {
         diag_error(&s->diag, SPAN_NONE, "--cores %d: target %s has %d cube cores; give 1 (no multi-core split) to %d",
                    ctx.cores, ctx.target->name, ctx.target->num_aic, ctx.target->num_aic);

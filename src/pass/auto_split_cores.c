@@ -2,7 +2,8 @@
  * point 2; spec/language.md §4.1 SPMD, runtime.md §9).
  *
  * Requires: SSA orchestration functions with their InCore regions still inline (runs before
- *   OutlineIncoreScopes); PassCtx.cores (--cores N, 0 = every cube core of the target).
+ *   OutlineIncoreScopes); PassCtx.cores (the driver's --cores N, default every cube core of the
+ *   target; 0 or 1 = no split).
  * Produces: in place of each region auto_split_match.c accepts (one matmul, an elementwise epilogue,
  *   one store) whose split pays by the cost model of auto_split_plan.c, exactly the IR the user's
  *   `for i in pl.spmd(gm * gn)` form gives: SPMD(InCore(i = tile.get_block_idx(); body)), where block
@@ -194,7 +195,7 @@ static void walk(PassCtx *ctx, Function *f, StmtList *l, int cores) {
 }
 
 bool pass_auto_split_cores(Program *p, PassCtx *ctx) {
-    int cores = ctx->cores > 0 ? ctx->cores : ctx->target->num_aic;
+    int cores = ctx->cores;
     for (int i = 0; i < p->nfuncs; i++) {
         Function *f = p->funcs[i];
         if (f->type != FT_ORCHESTRATION) continue;

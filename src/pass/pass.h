@@ -32,7 +32,8 @@ typedef struct PassCtx {
     MemoryPlanner planner;
     bool enable_pypto_l0c_double_buffer;
     bool no_pipeline_dbc;           /* turn off the existing-pipeline L0C double buffer (--no-pipeline-dbc) */
-    int cores;                      /* --cores N: cube cores AutoSplitCores may use; 0 = all (num_aic), 1 = no split */
+    int cores;                      /* cube cores AutoSplitCores may use (the driver: --cores N, default num_aic);
+                                       0 or 1 = no split (a context built without it, e.g. a unit test) */
     int counter;                    /* scratch for passes that mint names */
     VEC(PassTileChoice) tiles;      /* filled by AutoTileMatmulL0 (also for untiled, L0-sized matmuls) */
     VEC(PassUntiled) untiled;       /* matmuls AutoTileMatmulL0 could not tile */
