@@ -38,8 +38,21 @@ static Stmt *def_of(const StmtList *body, const Var *v) {
     return NULL;
 }
 
-/* The tensor a matmul region accumulates into, and how (static text), or NULL. */
-static Var *accumulated(const StmtList *body, const char **how) {
+/* e depends on the loop variable iv: directly, or through a region scalar computed from it. */
+static bool loop_dependent(const StmtList *body, Expr *e, const Var *iv, int depth) {
+    if (ir_expr_uses_var(e, iv)) return true;
+    for (int i = 0; depth < 8 && i < body->len; i++) {
+        Stmt *s = body->items[i];
+        if (s->kind == ST_ASSIGN && s->assign.var->type->kind == TY_SCALAR && ir_expr_uses_var(e, s->assign.var) &&
+            loop_dependent(body, s->assign.value, iv, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The tensor a matmul region accumulates into, and how (static text), or NULL. Every iteration must
+ * write the same window (store offsets independent of the loop variable iv): a loop whose regions
+ * write disjoint blocks is not a reduction. */
+static Var *accumulated(const StmtList *body, const Var *iv, const char **how) {
     bool has_mm = false;
     for (int i = 0; i < body->len; i++) {
         Expr *v = pass_stmt_call(body->items[i]);
@@ -48,11 +61,12 @@ static Var *accumulated(const StmtList *body, const char **how) {
     if (!has_mm) return NULL;
     for (int i = 0; i < body->len; i++) {
         Expr *v = pass_stmt_call(body->items[i]);
-        if (pass_is_op(v, OP_TENSOR_MATMUL_ACC)) {
+        if (pass_is_op(v, OP_TENSOR_MATMUL_ACC) && !loop_dependent(body, v->call.args[0], iv, 0)) {
             Var *t = outside_base(body, v->call.args[0]);
             if (t) return *how = "pl.matmul_acc into it", t;
         }
         if (!pass_is_op(v, OP_TENSOR_ASSEMBLE) || v->call.args[0]->kind != EX_VAR) continue;
+        if (loop_dependent(body, v->call.args[2], iv, 0)) continue;
         Var *t = v->call.args[0]->var;
         if (defined_in(body, t)) continue;
         const AttrVal *at = ir_attr_get(&v->call.kwargs, "atomic");
@@ -78,14 +92,14 @@ static void lint_loop(PassCtx *ctx, Stmt *loop) {
         Stmt *s = body->items[i];
         if (s->kind != ST_SCOPE || s->scope.kind != SC_INCORE) continue;
         const char *how = NULL;
-        Var *t = accumulated(&s->scope.body, &how);
+        Var *t = accumulated(&s->scope.body, loop->for_.loop_var, &how);
         if (!t || !loop_carried(loop, t)) continue;
         int64_t lo, hi, st, n = -1;
         if (ir_is_const_int(loop->for_.start, &lo) && ir_is_const_int(loop->for_.stop, &hi) &&
             ir_is_const_int(loop->for_.step, &st) && st > 0)
             n = hi > lo ? (hi - lo + st - 1) / st : 0;
         char trips[64];
-        if (n >= 0) snprintf(trips, sizeof trips, "%lld tasks, %lld edges", (long long)n, (long long)(n > 0 ? n - 1 : 0));
+        if (n >= 0) snprintf(trips, sizeof trips, "%lld tasks, %lld edge%s", (long long)n, (long long)(n > 0 ? n - 1 : 0), n == 2 ? "" : "s");
         else snprintf(trips, sizeof trips, "N tasks, N - 1 edges");
         int tl = pass_user_name_len(t->name), vl = pass_user_name_len(loop->for_.loop_var->name);
         pass_hint(ctx, loop->span, "PH-SC-003",
