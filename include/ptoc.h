@@ -46,6 +46,8 @@ void ptoc_program_free(ptoc_program *p);
  *                                          of the inputs and adds the comparison to the report
  *   seed            unsigned integer (used by ptoc_run_random)
  *   threads         runtime host threads, "0" = one per CPU
+ *   cores           cube cores the automatic multi-core split may use: "1" = no split, default all
+ *                   (AutoSplitCores; above the target's cube cores fails at ptoc_compile)
  *   capture_deps    "0" (default) | "1"   record the runtime's deps.json (ptoc_deps_json)
  *   timing_only     "0" (default) | "1"   simulate timing only: the buffers are never read or written,
  *                                          no golden run (`ptoc run --timing-only`, docs/sim.md)

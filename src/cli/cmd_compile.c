@@ -88,10 +88,11 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o, CliBinds *b)
         if (r > 0) (*i)++;
         return r;
     }
-    if (!strcmp(a, "--target") || !strcmp(a, "--memory-planner") || !strcmp(a, "--seed") || !strcmp(a, "--threads")) {
+    if (!strcmp(a, "--target") || !strcmp(a, "--memory-planner") || !strcmp(a, "--seed") || !strcmp(a, "--threads") ||
+        !strcmp(a, "--cores")) {
         if (!val) return fprintf(stderr, "ptoc: %s needs a value\n", a), -1;
         const char *key = !strcmp(a, "--target") ? "target" : !strcmp(a, "--seed") ? "seed"
-                        : !strcmp(a, "--threads") ? "threads" : "memory_planner";
+                        : !strcmp(a, "--threads") ? "threads" : !strcmp(a, "--cores") ? "cores" : "memory_planner";
         if (!drv_option_set(o, key, val, err, sizeof err)) return fprintf(stderr, "ptoc: %s\n", err), -1;
         (*i)++;
         return 1;
@@ -119,7 +120,7 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o, CliBinds *b)
 static void compile_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]\n"
- "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--[no-]verify-roundtrip] [--json]\n"
+ "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--cores N] [--[no-]verify-roundtrip] [--json]\n"
             "                    [--arg NAME=VALUE]... [--in NAME=file.npy]...\n"
             "  --arg NAME=VALUE    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"
             "  --in NAME=F         bind the shape and dtype of parameter NAME from the header of the .npy file F\n"
@@ -127,7 +128,8 @@ static void compile_usage(FILE *f) {
             "  -D NAME=VALUE       bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
             "  -o DIR              write passes_dump/, ptoas/<kernel>.pto, orchestration/, report/ to DIR\n"
             "  --dump-passes DIR   write 00_frontend.py and NN_after_<Pass>.py to DIR\n"
-            "  --json              print the compile report as one JSON object on stdout\n");
+            "  --json              print the compile report as one JSON object on stdout\n"
+            "  --cores N           cube cores the automatic multi-core split may use (1 = no split; default all)\n");
 }
 
 int cli_compile(int argc, char **argv) {

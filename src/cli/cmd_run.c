@@ -2,8 +2,8 @@
  * inputs, compare with the reference interpreter, report.
  *
  *   ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]
- *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--[no-]verify-roundtrip]
- *            [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [--timing-only]
+ *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--cores N]
+ *            [--[no-]verify-roundtrip] [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [--timing-only]
  * --timing-only: the same simulation without data (docs/sim.md); the verdict line says no data was computed.
  * Exit 0 only when the outputs are within tolerance and no race or sync error was found; 1 on any
  * error or failed check; 2 on a usage error. */
@@ -18,7 +18,8 @@
 static void run_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check] [--timing-only]\n"
-            "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--[no-]verify-roundtrip]\n"
+            "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--cores N]\n"
+            "                [--[no-]verify-roundtrip]\n"
             "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [-D NAME=VALUE]...\n"
             "  -D NAME=VALUE   bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
             "  --json          print exactly one JSON object on stdout (see docs/cli.md)\n"
@@ -26,6 +27,7 @@ static void run_usage(FILE *f) {
             "  --seed N        seed of the random inputs (default 1)\n"
             "  --no-race-check do not run the simulator's race detector\n"
             "  --timing-only   simulate timing only: no data moved or computed, no golden run or comparison\n"
+            "  --cores N       cube cores the automatic multi-core split may use (1 = no split; default all)\n"
             "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values (an unshaped\n"
             "                  pl.Tensor parameter takes the file's shape and dtype)\n"
             "  --arg NAME=V    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"

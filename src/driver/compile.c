@@ -181,6 +181,12 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
     ctx.no_pipeline_dbc = !s->opt.pipeline_dbc;
     ctx.no_auto_l1 = s->opt.no_auto_l1;
+    ctx.cores = s->opt.cores ? s->opt.cores : ctx.target->num_aic;
+    if (ctx.cores > ctx.target->num_aic) {
+        diag_error(&s->diag, SPAN_NONE, "--cores %d: target %s has %d cube cores; give 1 (no multi-core split) to %d",
+                   ctx.cores, ctx.target->name, ctx.target->num_aic, ctx.target->num_aic);
+        return false;
+    }
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
     for (int i = 0; i < ctx.tiles.len; i++) {
         const PassTileChoice *c = &ctx.tiles.data[i];

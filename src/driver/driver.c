@@ -66,6 +66,12 @@ bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err
         o->threads = (int)u;
         return true;
     }
+    if (!strcmp(key, "cores")) {    /* the target's bound (num_aic) is checked when compiling */
+        if (!parse_u64(value, &u) || u < 1 || u > 4096)
+            return snprintf(err, errlen, "bad core count '%s' (expected an integer from 1 to the target's cube cores)", value), false;
+        o->cores = (int)u;
+        return true;
+    }
     bool *flag = !strcmp(key, "dbc") ? &o->dbc
                : !strcmp(key, "pipeline_dbc") ? &o->pipeline_dbc
                : !strcmp(key, "race_check") ? &o->race_check

@@ -40,6 +40,7 @@ typedef struct DrvOptions {
     bool timing_only;               /* simulate timing only: no data moved or computed, no golden run, no
                                        input data (drv_run_random leaves the buffers untouched) */
     int threads;                    /* runtime host threads, 0 = one per CPU */
+    int cores;                      /* --cores N: cube cores AutoSplitCores may use, 0 = all of the target */
     const char *dump_dir;           /* write 00_frontend.py + NN_after_<Pass>.py here (NULL = no) */
     const char *const *defines;     /* -D NAME=VALUE (builder free names, module constants, pl.dynamic
                                        dims); owned by the caller, read when a program is loaded */
@@ -48,7 +49,7 @@ typedef struct DrvOptions {
 
 void drv_options_defaults(DrvOptions *o);
 /* String options of the public API: target, memory_planner, dbc, pipeline_dbc, seed, race_check,
- * verify_roundtrip, capture_deps, golden, timing_only, threads. false with a message in err on a bad key/value. */
+ * verify_roundtrip, capture_deps, golden, timing_only, threads, cores. false with a message in err on a bad key/value. */
 bool drv_option_set(DrvOptions *o, const char *key, const char *value, char *err, size_t errlen);
 bool drv_planner_from_name(const char *name, MemoryPlanner *out);   /* pypto | dsa_rp | ptoas */
 

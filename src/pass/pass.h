@@ -33,6 +33,8 @@ typedef struct PassCtx {
     bool enable_pypto_l0c_double_buffer;
     bool no_pipeline_dbc;           /* turn off the existing-pipeline L0C double buffer (--no-pipeline-dbc) */
     bool no_auto_l1;                /* turn off AutoTileL1 (--no-auto-l1) */
+    int cores;                      /* cube cores AutoSplitCores may use (the driver: --cores N, default num_aic);
+                                       0 or 1 = no split (a context built without it, e.g. a unit test) */
     int counter;                    /* scratch for passes that mint names */
     VEC(PassTileChoice) tiles;      /* filled by AutoTileMatmulL0 (also for untiled, L0-sized matmuls) */
     VEC(PassUntiled) untiled;       /* matmuls AutoTileMatmulL0 could not tile */

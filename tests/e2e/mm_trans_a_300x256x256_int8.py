@@ -1,4 +1,6 @@
 # a_trans INT8 with an M/N grid: M = 300 pads to 320 (32-row ZN boxes); every M tile is a multiple of 32 rows.
+# (--cores 1: the L0 grid of the whole matmul on one core, not the per-core blocks of AutoSplitCores)
+# args: --cores 1
 # expect-json: "M":320,"N":256,"K":256,"m":64,"n":256,"k":256
 import pypto.language as pl
 

@@ -1,4 +1,6 @@
 # b_trans with an M/N grid and a K loop.
+# (--cores 1: the L0 grid of the whole matmul on one core, not the per-core blocks of AutoSplitCores)
+# args: --cores 1
 # expect-json: "M":256,"N":256,"K":384,"m":128,"n":256,"k":64
 import pypto.language as pl
 

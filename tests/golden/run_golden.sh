@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_golden — golden pass-dump tests. Each tests/golden/<name>/prog.py is compiled with
-# `ptoc compile prog.py --verify-roundtrip --dump-passes TMP`; every file of tests/golden/<name>/expected/
-# (00_frontend.py, NN_after_<Pass>.py) must equal the produced dump of the same name byte for byte.
+# `ptoc compile prog.py --verify-roundtrip --dump-passes TMP` (plus the options of a `# args: ...`
+# line of prog.py, e.g. --cores 1); every file of tests/golden/<name>/expected/ (00_frontend.py, NN_after_<Pass>.py) must equal the produced dump of the same name byte for byte.
 # A mismatch prints "FAIL <name>/<file>" and the first lines of the diff. Regenerate the expected
 # files with tests/golden/update.sh (and review them). Ends with "N passed, M failed".
 set -u
@@ -18,7 +18,9 @@ for dir in tests/golden/*/; do
     name=$(basename "$dir")
     [ -f "$dir/prog.py" ] || continue
     out="$TMP/$name"
-    if ! "$PTOC" compile "$dir/prog.py" --verify-roundtrip --dump-passes "$out" > "$TMP/$name.log" 2>&1; then
+    # shellcheck disable=SC2046
+    if ! "$PTOC" compile "$dir/prog.py" $(sed -n 's/^# args: //p' "$dir/prog.py" | head -n 1) --verify-roundtrip \
+            --dump-passes "$out" > "$TMP/$name.log" 2>&1; then
         echo "FAIL $name: ptoc compile exited $?: $(grep -m1 'error' "$TMP/$name.log")"
         FAIL=$((FAIL + 1))
         continue

@@ -19,7 +19,8 @@ fi
 for name in "${names[@]}"; do
     dir="tests/golden/$name"
     rm -rf "$TMP/out"
-    if ! "$PTOC" compile "$dir/prog.py" --dump-passes "$TMP/out"; then
+    # shellcheck disable=SC2046
+    if ! "$PTOC" compile "$dir/prog.py" $(sed -n 's/^# args: //p' "$dir/prog.py" | head -n 1) --dump-passes "$TMP/out"; then
         echo "update: $name does not compile; expected files left as they are" >&2
         continue
     fi

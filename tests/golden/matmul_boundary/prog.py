@@ -1,3 +1,5 @@
+# args: --cores 1
+# (--cores 1: the L0 grid of the whole matmul on one core, not the per-core blocks of AutoSplitCores)
 import pypto.language as pl
 
 # 320 x 320 x 64 BF16: the chooser picks (160, 128, 64); 320 = 2 x 128 + 64, so the grid peels a

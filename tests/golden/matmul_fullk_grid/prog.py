@@ -1,3 +1,5 @@
+# args: --cores 1
+# (--cores 1: the L0 grid of the whole matmul on one core, not the per-core blocks of AutoSplitCores)
 import pypto.language as pl
 
 # K = 64 fits L0 whole: the chooser picks a full-K tile smaller than the output, so

@@ -1,3 +1,5 @@
+# args: --cores 1
+# (--cores 1: the L0 grid of the whole matmul on one core, not the per-core blocks of AutoSplitCores)
 # M/N grid: the 512 x 512 FP32 result does not fit L0C, so AutoTileMatmulL0 emits a direct-store grid.
 import pypto.language as pl
 
