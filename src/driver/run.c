@@ -149,7 +149,8 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
     void **gm = call->params;
     Target timing;
     SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
-                      s->opt.timing_only, drv_block_timing(s, k->core, call->block_num, 1, &timing) };
+                      drv_block_timing(s, k->core, call->block_num, 1, &timing),
+                      s->opt.timing_only };
     SimResult r;
     memset(&r, 0, sizeof r);
     SimCore *core = drv_pool_acquire(s, k->core);

@@ -49,7 +49,8 @@ bool drv_run_group(DrvSession *s, const RtKernelCall *call, int64_t *cycles, Dia
     for (int j = 0; j < n; j++) { cores[j] = drv_pool_acquire(s, ks[j]->core); gm[j] = call->params; }
     Target timing;
     SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
-                      s->opt.timing_only, drv_block_timing(s, CORE_AIC, call->block_num, n, &timing) };
+                      drv_block_timing(s, CORE_AIC, call->block_num, n, &timing),
+                      s->opt.timing_only };
     bool ok = sim_run_group(cores, ks, gm, n, &so, rs, diag);
     int64_t end = 0;
     for (int j = 0; j < n; j++) {

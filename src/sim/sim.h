@@ -29,12 +29,12 @@ typedef struct SimOptions {
     bool record_gm;            /* fill SimResult.gm: the GM elements every tload / tstore touched */
     bool trace;                /* record one SimTraceEvent per executed instruction */
     int64_t block_idx, block_num;   /* values of kernel variables named "block_idx" / "block_num" */
+    const Target *timing;      /* the timing figures of this run (GM bandwidth shared with the task's other
+                                  blocks: target_share_gm); NULL = the core's own target */
     bool timing_only;          /* simulate timing, flags, channels and races without moving or computing
                                   data: the GM pointers are only bounds / race keys and are never read or
                                   written; an element read (tgetval / ggetval) yields no value, and a loop
                                   bound, condition or offset depending on one is a hard error (docs/sim.md) */
-    const Target *timing;      /* the timing figures of this run (GM bandwidth shared with the task's other
-                                  blocks: target_share_gm); NULL = the core's own target */
 } SimOptions;
 
 typedef struct SimTraceEvent { Pipe pipe; const MirInst *inst; int64_t start, end; } SimTraceEvent;
