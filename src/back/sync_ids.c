@@ -9,8 +9,11 @@
  *           ID on every path (sync_ordered), as flags are binary tokens. A forward pair occupies [set, wait]; a loop-carried pair the whole function
  *           (pre-set at the kernel head, drain at the tail). When a direction runs out: widening
  *           (merge two overlapping forward pairs into [later set, earlier wait]), then reallocation
- *           with loop-carried pairs confined to their loop (pre-set before the loop, drain after it),
- *           then last resort: the set is dropped and the wait becomes pipe_barrier(PIPE_ALL).
+ *           with loop-carried pairs confined to their outermost loop, then to their own loop (pre-set
+ *           before the loop, drain after it), then last resort: the set is dropped and the wait becomes
+ *           pipe_barrier(PIPE_ALL) (a carrier also leaves a PIPE_ALL barrier where its drain was). A
+ *           carrier (sync_move.c stage 4b) is confined to its own loop from the start; at the top
+ *           level it keeps the compensation it does not need for its riders at the kernel edge.
  */
 #include "back/sync_internal.h"
 

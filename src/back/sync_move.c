@@ -5,7 +5,9 @@
  * Produces: every pair with its set and wait in one region (the set sunk after the ifs / loops that
  *           do not hold its wait, the wait hoisted before the ifs / loops that do not hold its set;
  *           a loop-carried pair never leaves its loop); barriers common to the head of both
- *           branches of an if hoisted before it; pairs covered by another pair removed.
+ *           branches of an if hoisted before it; pairs covered by another pair removed; forward
+ *           pairs sunk / hoisted out of a loop replaced by a loop-carried pair's drain / pre-set
+ *           when one carries the same dependency (stage 4b, sync_carry_sunk_sets).
  * Does:     see docs/sync.md for the exact redundancy rule ptoc uses (a sound generalisation of the
  *           reference's "complete pair strictly between").
  */

@@ -2,7 +2,9 @@
  * Requires: an Emit positioned where the tiled matmul stood; Mat operands; (m, n, k) from the chooser.
  * Produces: one output (sub-)tile's K reduction: an Acc seed (fresh matmul), a 2-stage pipelined loop
  *           of Left/Right extracts and matmul_acc over the full K blocks, and a peeled K tail; or, for
- *           a biased matmul, a head-peeled tile.matmul_bias first block then matmul_acc.
+ *           a biased matmul, a head-peeled tile.matmul_bias first block then matmul_acc. Inside a user
+ *           pipeline (Emit.unroll_k) a short K loop is unrolled instead, extracts tagged
+ *           pipeline_l0_step, in ping-pong order (see split_k_unrolled).
  * Does: the predicate `ko == k0` overwrites the seed on the first block (one L0C buffer, no phi); a
  *       caller's init_cond is ANDed with it in the loop, forwarded verbatim on a lone block, and
  *       dropped on the tail (reference/autotile_matmul_l0_pass.md, tile.matmul_acc). */

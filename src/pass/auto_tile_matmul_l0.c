@@ -11,7 +11,9 @@
  *           006/007/011 and leave the call unchanged. Under the PYPTO planner, the user's canonical
  *           pl.pipeline loops get an L0C double buffer (auto_tile_pipeline_dbc.c, PH-AT-020 on declines).
  * Does: walks every InCore function; the pipeline stage product of enclosing user loops divides the
- *       L0 budgets (each clone of a user pipeline holds its own L0 buffers). A transposed operand (a
+ *       L0 budgets (each clone of a user pipeline holds its own L0 buffers) — L0C excepted for a
+ *       matmul_acc, whose clones chain one accumulator in place. Inside a user pipeline a K loop of at
+ *       most 16 blocks is emitted unrolled in ping-pong order (auto_tile_kloop.c). A transposed operand (a
  *       ZN tile.transpose_view of its Mat load, a_trans / b_trans) is extracted like any Mat operand;
  *       its ZN box (32 / element bytes rows) raises the chooser's M (left) or K (right) alignment
  *       when it exceeds 16 (INT8: 32), and a shape not a multiple of it is left untiled (PH-AT-007). */

@@ -4,7 +4,8 @@
  *           its body (and nested if branches) reordered scalar -> loads -> compute -> stores.
  * Does: a priority-aware stable topological sort over the def-use graph of each body: among ready
  *   statements emit the smallest key (tier, stage, sub, index) with tiers ScalarCompute 0, Load 1
- *   (tile.load, L1->L0 tile.extract), TileCompute 2/sub 0, Store 2/sub 1. A statement's stage is its
+ *   (tile.load, L1->L0 tile.extract — except a pipeline_l0_step extract of an unrolled K loop, which
+ *   keeps its ping-pong place in the compute tier), TileCompute 2/sub 0, Store 2/sub 1. A statement's stage is its
  *   pipeline_membership stage, else the largest stage of the statements it depends on. With
  *   pipeline_double_buffer_c the compute tier is keyed by stage / 2 first, so a depth-two chunk runs
  *   matmul, matmul, drain, drain; afterwards the cube accumulators' memberships are rotated modulo 2

@@ -6,7 +6,8 @@
  *           Pipeline with pipeline_stages = 1. Every tile-producing call of clone j is tagged with
  *           attrs["pipeline_membership"] += "<group>:<j>" (pairs joined by ';'). Cube accumulators
  *           (matmul results in Acc) stay untagged — one L0C buffer suffices because the cube
- *           serialises — unless the loop asks for L0C double buffering (pipeline_double_buffer_c).
+ *           serialises — unless the loop asks for L0C double buffering (pipeline_double_buffer_c);
+ *           so do the pipeline_l0_step extracts of an unrolled K loop (two L0 buffers by lifetime).
  * Does: stage = 1 loops are left intact (nested pipelines are still lowered); idempotent. */
 #include "pass/pass.h"
 

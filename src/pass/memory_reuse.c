@@ -5,13 +5,17 @@
  *           pipeline_membership attrs consumed and stripped; unreferenced allocs dropped.
  * Does: lifetimes from a linear pre-order numbering (a value defined outside a loop and used in it,
  *   at any depth, lives to the end of the outermost such loop; `prev.last <= curr.def` is no overlap). Global first-fit-decreasing
- *   packing: largest base first; it joins the first buffer all of whose members it may share with
+ *   packing: largest base first (equal sizes: pipeline clones, last stage first, before the tiles
+ *   defined ahead of them); it joins the first buffer all of whose members it may share with
  *   (disjoint lifetimes, and never the result of an op with an input it may not overwrite: spec/ops.md
  *   §2.7 — every input of a not-in-place-safe op, an expand op's broadcast vector, a cast's input, a tile.slice
  *   view). Pipeline-stage guard: clones of one
  *   group at different stage residues (stage mod F_g) never share, F_g starting at the group's
  *   depth; when a space then overflows its capacity, depth is shed one step from the group that
- *   frees the most bytes, with perf hint PH-MR-001. */
+ *   frees the most bytes, with perf hint PH-MR-001. A tile outside any pipeline that may join a
+ *   pipelined buffer joins the last stage's when defined before the pipeline, the first stage's when
+ *   after it, so a head matmul's operands do not delay the first iteration's first loads and a peeled
+ *   tail's loads do not wait for the last iteration's last reads. */
 #include "pass/pass.h"
 
 #include <stdlib.h>
