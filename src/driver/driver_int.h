@@ -67,6 +67,7 @@ void drv_compile_reset(DrvSession *s);
 void drv_run_reset(DrvSession *s);
 void drv_pool_free(DrvSession *s);
 struct SimCore *drv_pool_acquire(DrvSession *s, CoreKind kind);   /* a free simulated core of that kind */
+const Target *drv_block_timing(const DrvSession *s, CoreKind kind, int64_t block_num, int members, Target *buf);
 void drv_pool_release(DrvSession *s, struct SimCore *c);
 DrvKernel *drv_kernel_of(DrvSession *s, const Function *f);      /* the compiled kernel of function f */
 struct SimResult;

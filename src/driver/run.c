@@ -119,6 +119,16 @@ void drv_record(DrvSession *s, DrvKernel *dk, const SimResult *r) {
     pthread_mutex_unlock(&s->lock);
 }
 
+/* The timing figures of one block of a task whose block_num blocks run at once, each on `members` cores
+ * (a cluster's kernels for a mixed task) of which the first is of `kind`: the blocks beyond the
+ * target's cores of that kind wait for a free core, so at most that many stream from GM together. */
+const Target *drv_block_timing(const DrvSession *s, CoreKind kind, int64_t block_num, int members, Target *buf) {
+    const Target *t = s->opt.target;
+    int64_t cores = kind == CORE_AIV ? t->num_aiv : t->num_aic;
+    int64_t blocks = block_num < 1 ? 1 : block_num < cores ? block_num : cores;
+    return target_share_gm(t, blocks * members, buf);
+}
+
 static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
     DrvSession *s = ud;
     if (call->kernel && call->kernel->type == FT_GROUP) return drv_run_group(s, call, cycles, diag);
@@ -135,7 +145,9 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
         return false;
     }
     void **gm = call->params;
-    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num };
+    Target timing;
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
+                      drv_block_timing(s, k->core, call->block_num, 1, &timing) };
     SimResult r;
     memset(&r, 0, sizeof r);
     SimCore *core = drv_pool_acquire(s, k->core);

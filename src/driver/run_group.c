@@ -47,7 +47,9 @@ bool drv_run_group(DrvSession *s, const RtKernelCall *call, int64_t *cycles, Dia
     SimResult rs[MAX_MEMBERS];
     memset(rs, 0, sizeof rs);
     for (int j = 0; j < n; j++) { cores[j] = drv_pool_acquire(s, ks[j]->core); gm[j] = call->params; }
-    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num };
+    Target timing;
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
+                      drv_block_timing(s, CORE_AIC, call->block_num, n, &timing) };
     bool ok = sim_run_group(cores, ks, gm, n, &so, rs, diag);
     int64_t end = 0;
     for (int j = 0; j < n; j++) {

@@ -51,7 +51,7 @@ static bool run_group(SimCore **cores, const Kernel **ks, void ***gm, int n, con
         memset(&rs[j], 0, sizeof rs[j]);
         SimRun *s = calloc(1, sizeof *s);
         PTOC_ASSERT(s != NULL, "out of memory");
-        *s = (SimRun){ .g = g, .ci = j, .c = cores[j], .k = ks[j], .t = cores[j]->t, .gm = gm ? gm[j] : NULL,
+        *s = (SimRun){ .g = g, .ci = j, .c = cores[j], .k = ks[j], .t = o->timing ? o->timing : cores[j]->t, .gm = gm ? gm[j] : NULL,
                        .o = o ? o : &defaults, .r = &rs[j], .diag = diag };
         g->runs[j] = s;
     }

@@ -29,6 +29,8 @@ typedef struct SimOptions {
     bool record_gm;            /* fill SimResult.gm: the GM elements every tload / tstore touched */
     bool trace;                /* record one SimTraceEvent per executed instruction */
     int64_t block_idx, block_num;   /* values of kernel variables named "block_idx" / "block_num" */
+    const Target *timing;      /* the timing figures of this run (GM bandwidth shared with the task's other
+                                  blocks: target_share_gm); NULL = the core's own target */
 } SimOptions;
 
 typedef struct SimTraceEvent { Pipe pipe; const MirInst *inst; int64_t start, end; } SimTraceEvent;

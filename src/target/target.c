@@ -17,7 +17,7 @@ static const Target targets[2] = {
                   .drain_row_cycles = 4.45, .drain_penalty_cycles = 2.6, .drain_c0_bytes = 32,
                   .mad_head = 21, .mad_k_fractal_bytes = 32, .mad_fp32_passes = 2 },
         .bw_gm_to_mat = 78.4, .bw_gm_to_vec = 58.6, .bw_vec_to_gm = 109.4, .bw_mat_to_gm = 18.6,
-        .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0,
+        .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0, .bw_gm_shared = 2000.0,
         .event_ids_per_direction = 8,
         .xcore_flag_cycles = 50.0, .bw_xcore = 0.0, .xcore_pop_cycles = 0.0,   /* data through GM: no on-chip path */
     },
@@ -34,7 +34,7 @@ static const Target targets[2] = {
                   .drain_row_cycles = 4.59, .drain_penalty_cycles = 0.26, .drain_c0_bytes = 32,
                   .mad_head = 25, .mad_k_fractal_bytes = 32, .mad_fp32_passes = 8 },
         .bw_gm_to_mat = 78.4, .bw_gm_to_vec = 58.6, .bw_vec_to_gm = 109.4, .bw_mat_to_gm = 18.6,
-        .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0,
+        .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0, .bw_gm_shared = 2000.0,
         .event_ids_per_direction = 8,
         .xcore_flag_cycles = 50.0, .bw_xcore = 128.0, .xcore_pop_cycles = 20.0,
     },
@@ -52,4 +52,18 @@ const Target *target_by_name(const char *name) {
 
 int64_t target_l0c_align_m(const Target *t, DType acc) {
     return (t->id == TGT_A2A3 && acc == DT_INT32) ? 32 : 16;
+}
+
+static double cap(double bw, double share) { return bw < share ? bw : share; }
+
+const Target *target_share_gm(const Target *t, int64_t streaming, Target *out) {
+    *out = *t;
+    if (streaming < 1 || t->bw_gm_shared <= 0) return out;
+    double share = t->bw_gm_shared / (double)streaming;
+    out->bw_gm_to_mat = cap(t->bw_gm_to_mat, share);
+    out->bw_gm_to_vec = cap(t->bw_gm_to_vec, share);
+    out->bw_vec_to_gm = cap(t->bw_vec_to_gm, share);
+    out->bw_mat_to_gm = cap(t->bw_mat_to_gm, share);
+    out->cost.bw_drain = cap(t->cost.bw_drain, share);
+    return out;
 }

@@ -31,6 +31,9 @@ typedef struct Target {
     /* simulator timing (bytes / cycle, model values of targets.md §4.1) */
     double bw_gm_to_mat, bw_gm_to_vec, bw_vec_to_gm, bw_mat_to_gm, bw_acc_to_mat;
     double dma_fixed_cycles;           /* per GM transfer start-up */
+    /* GM bandwidth shared by every core of the die (docs/sim.md "Shared GM bandwidth"): a core's GM
+     * transfers run at min(its per-path figure above, bw_gm_shared / cores streaming at once). */
+    double bw_gm_shared;               /* bytes / cycle, all cores together */
     double dispatch_cycles;            /* runtime per-task pick-up, 0.8 us */
     /* cross-core (cube <-> vector) channels of a mixed task (docs/sim.md; ptoc's model, no upstream
      * figure). a2a3 moves the data through a GM ring (push = a store, pop = a load, the constants
@@ -45,5 +48,8 @@ const Target *target_get(TargetId id);
 const Target *target_by_name(const char *name);      /* NULL when unknown */
 /* Physical L0C row alignment for an accumulator dtype (32 for INT32 on a2a3, else 16). */
 int64_t target_l0c_align_m(const Target *t, DType acc);
+/* *out = t with every GM path (loads, stores, the FIX drain) capped at bw_gm_shared / streaming: the
+ * figures one of `streaming` cores gets while all of them move data at once. Returns out. */
+const Target *target_share_gm(const Target *t, int64_t streaming, Target *out);
 
 #endif
