@@ -1,7 +1,7 @@
 /* auto_split_plan — the cost model of AutoSplitCores: estimated per-core time of an output block
  * and the choice of the core grid (issue 11 point 2).
  *
- * Requires: target.h (cube rate, GM -> Mat bandwidth, drain, per-task dispatch).
+ * Requires: target.h (cube rate, GM -> Mat bandwidth and its shared cap, drain, per-task dispatch).
  * Produces: split_plan (auto_split.h).
  * Does: a block bm x bn x K on one core costs
  *     dispatch_cycles + max(cube, load) + drain
@@ -10,6 +10,8 @@
  *   load  = dma_fixed_cycles + (bm + bn) * K * operand bytes / bw_gm_to_mat, overlapped with the cube
  *           (the double-buffered GM -> L1 loads of AutoTileL1 hide the shorter of the two);
  *   drain = drain_fixed_cycles + bm * bn * accumulator bytes / bw_drain.
+ *   With B blocks the GM figures (bw_gm_to_mat, bw_drain) are those one of B cores streaming at once
+ *   gets (target_share_gm: capped at bw_gm_shared / B, docs/sim.md "Shared GM bandwidth").
  *   The makespan of a grid is the slowest block's (all blocks run at once, one per core). Candidate
  *   grids divide M and N evenly into 16-aligned blocks (a dimension may stay whole), use at most
  *   `cores` blocks, and give blocks of at least SPLIT_MIN_BLOCK_OUTPUTS outputs. The best is the
@@ -82,7 +84,8 @@ bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out)
             if (!bn || (gm * gn > 1 && (double)bm * (double)bn < SPLIT_MIN_BLOCK_OUTPUTS)) continue;
             if (gm * gn > 1 && !vec_fits(t, s, bm, bn)) continue;
             SplitPlan c = { .gm = gm, .gn = gn, .bm = bm, .bn = bn, .t1 = t1 };
-            block_cost(t, bm, bn, K, in, acc, &c.tn, &tr);
+            Target shared;                              /* the blocks stream from GM at once */
+            block_cost(target_share_gm(t, (int64_t)gm * gn, &shared), bm, bn, K, in, acc, &c.tn, &tr);
             c.traffic = tr * gm * gn;
             if (better(&c, &best)) best = c;
         }
