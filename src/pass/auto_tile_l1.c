@@ -29,6 +29,8 @@
  *   load = 2 x dma_fixed_cycles + (A chunk + B chunk bytes) / bw_gm_to_mat, cube = the L0 chooser's
  *   estimated_cost_cycles for the chunk, drain = mb x nb x acc bytes / bw_mat_to_gm + dma_fixed_cycles
  *   (Target numbers). Ties: larger blocks, then larger kb.
+ *   A result dtype other than the accumulator's (out_dtype=pl.FP16 / BF16) cannot be carried through
+ *   matmul_acc: then K stays one chunk and only M / N are blocked.
  * Hints: PH-L1-001 (done: the matmul's line, operand bytes vs Mat capacity, mb x nb x kb, block and
  *   chunk counts, the double-buffered Mat bytes, the estimate); PH-L1-002 (an overflowing matmul kept
  *   whole: its result is not stored by one assemble, or no blocking fits — the capacity error of
@@ -296,8 +298,9 @@ static void tile_one(PassCtx *ctx, Function *f, int64_t others, StmtList *l, int
     if (!cap || need <= cap) return;
     L1Job j;
     memset(&j, 0, sizeof j);
-    j.p = (L1Problem){ 0, 0, 0, A->type->dtype, B->type->dtype, c->type->dtype, kw_bool(c, "a_trans"), kw_bool(c, "b_trans") };
+    j.p = (L1Problem){ 0, 0, 0, A->type->dtype, B->type->dtype, c->type->dtype, kw_bool(c, "a_trans"), kw_bool(c, "b_trans"), false };
     j.p.M = ad[j.p.a_trans], j.p.K = ad[!j.p.a_trans], j.p.N = bd[!j.p.b_trans];
+    j.p.k_whole = j.p.c != (dtype_is_int(j.p.a) ? DT_INT32 : DT_FP32);
     int st = find_assemble(f, l, *at, s->assign.var);
     if (st < 0) {
         pass_hint(ctx, c->span, "PH-L1-002",
