@@ -42,7 +42,7 @@ static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int
     L0TileConfig cfg;
     tile_pass_config(&cfg, t, m, n, k, p->a, p->b, p->c, &o);
     cfg.min_m = m, cfg.min_n = n;
-    cfg.l0a_bytes /= stages, cfg.l0b_bytes /= stages, cfg.l0c_bytes /= stages;
+    cfg.l0a_bytes /= stages, cfg.l0b_bytes /= stages;   /* L0C whole: the clones chain one accumulator (AutoTileMatmulL0) */
     L0TileResult r;
     char err[512];
     if (!tile_choose_l0(&cfg, &r, err, sizeof err) || r.m != m || r.n != n) return false;
@@ -98,7 +98,7 @@ static bool score(PassCtx *ctx, const L1Problem *p, int64_t mb, int64_t nb, int6
                   L1Choice *c) {
     const Target *t = ctx->target;
     /* the head chunk outside the pipeline keeps its own buffers beside the two stage buffers */
-    int64_t mat = 3 * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
+    int64_t mat = 2 * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
     if (mat > budget) return false;
     int64_t mt = p->M % mb, nt = p->N % nb, cyc[4];
     /* every block shape that occurs must be accepted: full, M tail, N tail, corner */
