@@ -18,6 +18,23 @@ int64_t at_l1_mat_bytes(const Target *t, DType dt, int64_t rows, int64_t cols) {
     return align_up(rows, 16) * align_up(cols, cbox < 16 ? 16 : cbox) * eb;
 }
 
+/* Cycles one K chunk [m, n, k] keeps the cube side busy once its loads have landed, with L0 tiles of
+ * k-step kt: the MAD time (the simulator's: mad_head per TMATMUL plus one unit per 16 x 16 x K-box
+ * fractal, fp32 passes) or the L1 -> L0 extracts (bw_a / bw_b), whichever is longer — the two overlap
+ * through the ping-pong L0 buffers. Not the L0 chooser's cost, which serialises them. */
+static int64_t chunk_cube_cycles(const Target *t, const L1Problem *p, int64_t m, int64_t n, int64_t k, int64_t kt) {
+    const L0CostModel *cm = &t->cost;
+    int64_t ea = dtype_bytes(p->a), eb = dtype_bytes(p->b);
+    int64_t kbox = cm->mad_k_fractal_bytes / ea, cpr = ea == 4 ? cm->mad_fp32_passes : ea / 2;
+    if (kbox < 1) kbox = 1;
+    if (cpr < 1) cpr = 1;
+    int64_t steps = (k + kt - 1) / kt;
+    int64_t mad = steps * cm->mad_head + cpr * ((m + 15) / 16) * ((k + kbox - 1) / kbox) * ((n + 15) / 16);
+    double mte1 = (double)(align_up(m, 16) * align_up(k, 16) * ea) / cm->bw_a +
+                  (double)(align_up(k, 16) * align_up(n, 16) * eb) / cm->bw_b;
+    return (double)mad > mte1 ? mad : (int64_t)mte1;
+}
+
 /* The L0 chooser's verdict on the accumulator [m, n] over a K chunk k, run as AutoTileMatmulL0 will:
  * output-stationary (the whole block one L0 block, else PH-AT-006 downstream), L0A/L0B/L0C divided by
  * the enclosing pipeline's stages (2 for the chunk loop, 1 for the head chunk). Then the L0A / L0B bytes
@@ -49,7 +66,7 @@ static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int
     int64_t kt = k % r.k, np = align_up(n, 16);
     *ua = stages * (m * align_up(r.k, 16) * ea + (kt ? m * align_up(kt, 16) * ea : 0));
     *ub = stages * (align_up(r.k, 16) * np * eb + (kt ? align_up(kt, 16) * np * eb : 0));
-    *cycles = r.estimated_cost_cycles;
+    *cycles = chunk_cube_cycles(t, p, m, n, k, r.k);
     return true;
 }
 
@@ -76,7 +93,9 @@ static double block_cycles(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t 
     double load = t->dma_fixed_cycles * 2 +
                   (double)(at_l1_mat_bytes(t, p->a, m, kb) + at_l1_mat_bytes(t, p->b, kb, n)) / t->bw_gm_to_mat;
     double step = (double)cube > load ? (double)cube : load;
-    double drain = (double)(m * n * dtype_bytes(p->c)) / t->bw_mat_to_gm + t->dma_fixed_cycles;
+    /* the accumulator's FIX drain to GM (the simulator's tstore-from-Acc model) */
+    double row = (double)(n * dtype_bytes(p->c)) / t->cost.bw_drain;
+    double drain = t->cost.drain_fixed_cycles + (double)m * (row > t->cost.drain_row_cycles ? row : t->cost.drain_row_cycles);
     return load + (double)chunks * step + drain;
 }
 
