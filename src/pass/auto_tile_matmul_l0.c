@@ -26,7 +26,10 @@
  * of L0A / L0B / L0C. */
 /* force_os: choose an output-stationary tile (no M/N grid), the retry for a matmul whose grid has no
  * placement; quiet: no hints from that retry. */
-typedef struct { PassCtx *ctx; Function *f; int64_t stages; bool force_os, quiet; } Walk;
+/* head_acc: the matmul being tiled starts the accumulator chain of the pipeline right after it (the
+ * rung-3 head chunk, init value of a carried matmul_acc): it gets that pipeline's per-clone L0A / L0B
+ * budget, so its tiles are the loop's and share their buffers, and the whole L0C like the chain. */
+typedef struct { PassCtx *ctx; Function *f; int64_t stages; bool force_os, quiet, head_acc; } Walk;
 
 static bool static_2d(const Expr *x, int64_t d[2]) {
     return x->type && x->type->kind == TY_TILE && x->type->rank == 2 && ir_type_static_dims(x->type, d);
@@ -117,7 +120,7 @@ static bool choose(Walk *w, Expr *call, int64_t M, int64_t N, int64_t K, L0TileR
     cfg.l0b_bytes /= w->stages;
     /* A matmul_acc updates its accumulator in place: the pipeline clones chain one Acc value through
      * (clone j + 1 accumulates onto clone j's result), so they hold no extra L0C between them. */
-    if (!o.is_matmul_acc) cfg.l0c_bytes /= w->stages;
+    if (!o.is_matmul_acc && !w->head_acc) cfg.l0c_bytes /= w->stages;
     char err[512];
     if (!tile_choose_l0(&cfg, r, err, sizeof err)) {
         if (w->quiet) return false;
@@ -266,21 +269,42 @@ static bool tile_one(Walk *w, StmtList *l, int *at) {
     return true;
 }
 
+/* The number of clones LowerPipelineLoops makes of a user pipeline loop (1 for any other loop): a
+ * loop of T iterations has at most T clones, whatever stage= asks (stage=64 over 4 chunks cut every
+ * L0 tile to 1/64 and the kernel to thousands of tiny matmuls). */
+static int64_t pipeline_clones(const Stmt *s) {
+    const AttrVal *st = ir_attr_get(&s->for_.attrs, "pipeline_stages");
+    int64_t a, b, d, span;
+    if (!st || st->kind != AV_INT || st->i <= 1) return 1;
+    int64_t clones = st->i;
+    if (ir_is_const_int(s->for_.start, &a) && ir_is_const_int(s->for_.stop, &b) && ir_is_const_int(s->for_.step, &d) &&
+        d > 0 && b > a && checked_sub(b, a, &span) && (span - 1) / d + 1 < clones)
+        clones = (span - 1) / d + 1;
+    return clones;
+}
+
+/* Clones of the pipeline loop later in l whose carried value starts as the result of l->items[i] (a
+ * fresh tile.matmul heading a matmul_acc chain), else 1. */
+static int64_t heads_pipeline(const StmtList *l, int i) {
+    const Stmt *s = l->items[i];
+    if (s->kind != ST_ASSIGN || !pass_is_op(s->assign.value, OP_TILE_MATMUL)) return 1;
+    for (int j = i + 1; j < l->len; j++) {
+        const Stmt *f = l->items[j];
+        if (f->kind != ST_FOR) continue;
+        for (int a = 0; a < f->for_.iter_args.len; a++) {
+            const Expr *init = f->for_.iter_args.items[a]->init;
+            if (init && init->kind == EX_VAR && init->var == s->assign.var) return pipeline_clones(f);
+        }
+    }
+    return 1;
+}
+
 static bool walk_list(Walk *w, StmtList *l) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         if (s->kind == ST_FOR) {
-            const AttrVal *st = ir_attr_get(&s->for_.attrs, "pipeline_stages");
-            int64_t saved = w->stages, a, b, d, span;
-            if (st && st->kind == AV_INT && st->i > 1) {
-                /* a loop of T iterations has at most T clones, whatever stage= asks (stage=64 over 4
-                 * chunks cut every L0 tile to 1/64 and the kernel to thousands of tiny matmuls) */
-                int64_t clones = st->i;
-                if (ir_is_const_int(s->for_.start, &a) && ir_is_const_int(s->for_.stop, &b) && ir_is_const_int(s->for_.step, &d) &&
-                    d > 0 && b > a && checked_sub(b, a, &span) && (span - 1) / d + 1 < clones)
-                    clones = (span - 1) / d + 1;
-                w->stages *= clones;
-            }
+            int64_t saved = w->stages;
+            w->stages *= pipeline_clones(s);
             bool ok = walk_list(w, &s->for_.body);
             w->stages = saved;
             if (!ok) return false;
@@ -290,7 +314,13 @@ static bool walk_list(Walk *w, StmtList *l) {
             i--;                                    /* visit the rewritten chain */
             continue;
         }
-        if (s->kind == ST_ASSIGN && (!at_chain_hook(w->ctx, w->f, l, &i) || !tile_one(w, l, &i))) return false;
+        if (s->kind == ST_ASSIGN) {
+            int64_t saved = w->stages, head = heads_pipeline(l, i);
+            w->stages *= head, w->head_acc = head > 1;
+            bool ok = at_chain_hook(w->ctx, w->f, l, &i) && tile_one(w, l, &i);
+            w->stages = saved, w->head_acc = false;
+            if (!ok) return false;
+        }
     }
     return true;
 }
@@ -299,7 +329,7 @@ bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx) {
     ctx->counter = 0;
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
-        Walk w = { ctx, p->funcs[i], 1, false, false };
+        Walk w = { ctx, p->funcs[i], 1, false, false, false };
         AtDbcLoops *user_loops = at_dbc_collect(ctx, p->funcs[i]);
         if (!walk_list(&w, &p->funcs[i]->body) || !at_chain_check(ctx, p->funcs[i])) return false;
         at_pipeline_dbc(ctx, p->funcs[i], user_loops);

@@ -1,4 +1,6 @@
 # Issue 11, AutoTileL1: l1_512cube_fp16 — l1_512cube_fp161
+# one core: AutoSplitCores would otherwise give each core a block that fits Mat
+# args: --cores 1
 # expect-json: "PH-L1-001 
 # expect-json: "ok":true
 import pypto.language as pl

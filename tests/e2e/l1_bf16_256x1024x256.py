@@ -1,4 +1,6 @@
 # Issue 11, AutoTileL1: l1_bf16_256x1024x256 — l1_bf16_256x1024x2561
+# one core: AutoSplitCores would otherwise give each core a block that fits Mat
+# args: --cores 1
 # expect-json: "PH-L1-001 
 # expect-json: "ok":true
 import pypto.language as pl

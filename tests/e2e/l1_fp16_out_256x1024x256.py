@@ -1,4 +1,6 @@
 # Issue 11, AutoTileL1: an FP16 result (out_dtype=pl.FP16) cannot be carried through matmul_acc, so K stays one
+# one core: AutoSplitCores would otherwise give each core a block that fits Mat
+# args: --cores 1
 # chunk and only M / N are blocked (blocks of all of K within Mat).
 # expect-json: "PH-L1-001 
 # expect-json: "ok":true
