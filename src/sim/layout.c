@@ -112,12 +112,24 @@ void sim_write_elem(DType t, uint8_t *p, double v) {
 
 /* dst window at (dr, dc) <- src window at (sr, sc), rows x cols elements. Same dtype: raw copy;
  * otherwise converted through double (FP32 -> FP16/BF16 rounds half to even). Bounds are checked
- * by the callers. */
+ * by the callers. Same dtype with columns consecutive in both layouts (boxes of the same width):
+ * copied by runs, the runs being the same in every row (separable layouts). */
 void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *src, int64_t sr, int64_t sc,
                      int64_t rows, int64_t cols) {
     const int64_t *dco = dst->coff + dc, *sco = src->coff + sc;
     if (dst->buf->dtype == src->buf->dtype) {
         int eb = dst->eb;
+        if (cols > 1 && dco[1] == dco[0] + 1 && sco[1] == sco[0] + 1) {   /* runs consecutive in both: memcpy */
+            for (int64_t j = 0; j < cols;) {
+                int64_t e = j + 1;
+                while (e < cols && dco[e] == dco[e - 1] + 1 && sco[e] == sco[e - 1] + 1) e++;
+                for (int64_t i = 0; i < rows; i++)
+                    memcpy(dst->base + (dst->roff[dr + i] + dco[j]) * eb, src->base + (src->roff[sr + i] + sco[j]) * eb,
+                           (size_t)((e - j) * eb));
+                j = e;
+            }
+            return;
+        }
         for (int64_t i = 0; i < rows; i++) {
             uint8_t *d = dst->base + dst->roff[dr + i] * eb;
             const uint8_t *s = src->base + src->roff[sr + i] * eb;
