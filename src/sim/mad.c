@@ -39,18 +39,18 @@
 FP16_RUN(fp16_run_gen, 8, )
 #if defined(__x86_64__) && defined(__GNUC__)
 FP16_RUN(fp16_run_512, 16, __attribute__((target("avx512f"))))
-static void fp16_run(const uint8_t *src, int64_t n, float *out) {
+void sim_fp16_run(const uint8_t *src, int64_t n, float *out) {
     if (n >= 16 && __builtin_cpu_supports("avx512f")) fp16_run_512(src, n, out);
     else fp16_run_gen(src, n, out);
 }
 #else
-static void fp16_run(const uint8_t *src, int64_t n, float *out) { fp16_run_gen(src, n, out); }
+void sim_fp16_run(const uint8_t *src, int64_t n, float *out) { fp16_run_gen(src, n, out); }
 #endif
 
 /* n consecutive elements of dtype t at src -> float (the cube reads operands as float). */
 static void f32_run(DType t, int eb, const uint8_t *src, int64_t n, float *out) {
     switch (t) {
-    case DT_FP16: fp16_run(src, n, out); return;
+    case DT_FP16: sim_fp16_run(src, n, out); return;
     case DT_FP32: memcpy(out, src, sizeof(float) * (size_t)n); return;
     case DT_BF16:
         for (int64_t j = 0; j < n; j++) { uint16_t h; memcpy(&h, src + 2 * j, 2); uint32_t u = (uint32_t)h << 16; memcpy(&out[j], &u, 4); }

@@ -54,6 +54,9 @@ static inline uint8_t *sim_elem_ptr(const SimView *v, int64_t r, int64_t c) {
     return v->base + (v->roff[r] + v->coff[c]) * v->eb;
 }
 
+/* n FP16 values at src -> float, vectorised, bit-identical to fp16_to_f32 (mad.c). */
+void sim_fp16_run(const uint8_t *src, int64_t n, float *out);
+
 /* Buffer id `id` exists and lies in Vec (the vector instructions' operands). */
 #define SIM_IS_VEC_BUF(s, id) ((id) >= 0 && (id) < (s)->k->nbufs && (s)->k->bufs[(id)].space == MS_VEC)
 
