@@ -150,6 +150,20 @@ void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *
     }
 }
 
+/* Row r of a view, columns [0, nc), from / to contiguous memory (same dtype): by runs of
+ * consecutive column offsets (tload / tstore of ND windows with unit column stride). */
+void sim_row_copy(const SimView *v, int64_t r, uint8_t *mem, int64_t nc, bool to_view) {
+    int eb = v->eb;
+    uint8_t *row = v->base + v->roff[r] * eb;
+    for (int64_t j = 0; j < nc;) {
+        int64_t e = j + 1;
+        while (e < nc && v->coff[e] == v->coff[e - 1] + 1) e++;
+        if (to_view) memcpy(row + v->coff[j] * eb, mem + j * eb, (size_t)((e - j) * eb));
+        else memcpy(mem + j * eb, row + v->coff[j] * eb, (size_t)((e - j) * eb));
+        j = e;
+    }
+}
+
 /* Fills every element of the capacity outside the leading vrows x vcols rectangle with value. */
 void sim_fill_pad(const SimView *v, int64_t vrows, int64_t vcols, double value) {
     uint8_t ebuf[8];

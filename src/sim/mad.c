@@ -125,6 +125,26 @@ static int64_t acc_run_end(const SimView *dst, const SimView *init, int64_t j, i
     return e;
 }
 
+/* q[t] = ((init ? init[t] + p[t] : p[t]) + (bias ? bias[t] : 0)), t < n, in float, 8 lanes at a time
+ * (the same two roundings per element as the scalar form; init may be q itself). */
+static void add_run(float *q, const float *init, const float *p, const float *bias, int64_t n) {
+    typedef float V __attribute__((vector_size(32)));
+    int64_t t = 0;
+    for (; t + 8 <= n; t += 8) {
+        V x, y;
+        memcpy(&x, p + t, sizeof x);
+        if (init) { memcpy(&y, init + t, sizeof y); x = y + x; }
+        if (bias) { memcpy(&y, bias + t, sizeof y); x = x + y; }
+        memcpy(q + t, &x, sizeof x);
+    }
+    for (; t < n; t++) {
+        float x = p[t];
+        if (init) x = init[t] + x;
+        if (bias) x = x + bias[t];
+        q[t] = x;
+    }
+}
+
 /* dst[i][j] = (init ? init[i][j] : 0) + p[i][j] (+ bias[j]), FP32 into an FP32 tile: by runs of
  * each row; elements are still read and written in row-major order (init may alias dst). */
 static void write_acc_f32(const SimView *dst, const SimView *init, const float *bias, int64_t m, int64_t n, const float *p) {
@@ -136,6 +156,11 @@ static void write_acc_f32(const SimView *dst, const SimView *init, const float *
             const float *pr = p + i * n + j;
             if (!init && !bias) { memcpy(q, pr, sizeof(float) * (size_t)len); continue; }
             const uint8_t *irow = init ? init->base + init->roff[i] * init->eb : NULL;
+            const float *ir = init32 ? (const float *)(const void *)(irow + init->coff[j] * 4) : NULL;
+            if (!init || (init32 && (ir == q || ir + len <= q || q + len <= ir))) {   /* lanes independent */
+                add_run(q, ir, pr, bias ? bias + j : NULL, len);
+                continue;
+            }
             for (int64_t t = 0; t < len; t++) {
                 float x = pr[t], y;
                 if (init32) { memcpy(&y, irow + (init->coff[j] + t) * 4, 4); x = y + x; }

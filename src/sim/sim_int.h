@@ -54,6 +54,9 @@ static inline uint8_t *sim_elem_ptr(const SimView *v, int64_t r, int64_t c) {
     return v->base + (v->roff[r] + v->coff[c]) * v->eb;
 }
 
+/* Row r of a view, columns [0, nc), copied from (to_view) or to contiguous memory of its dtype. */
+void sim_row_copy(const SimView *v, int64_t r, uint8_t *mem, int64_t nc, bool to_view);
+
 /* n FP16 values at src -> float, vectorised, bit-identical to fp16_to_f32 (mad.c). */
 void sim_fp16_run(const uint8_t *src, int64_t n, float *out);
 
