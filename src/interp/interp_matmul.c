@@ -133,11 +133,12 @@ static void *b_padded(const InterpMatmul *m, int64_t K, int64_t N, int64_t np, b
     void *buf = calloc((size_t)(K * np > 0 ? K * np : 1), eb);
     PTOC_ASSERT(buf, "out of memory");
     const double *src = m->b->data;
-    for (int64_t l = 0; l < K; l++)
-        for (int64_t j = 0; j < N; j++) {
-            double v = m->b_trans ? src[j * K + l] : src[l * N + j];
-            if (as_double) ((double *)buf)[l * np + j] = v; else ((float *)buf)[l * np + j] = (float)v;
-        }
+    int64_t sl = m->b_trans ? 1 : N, sj = m->b_trans ? K : 1;   /* op(B)[l][j] = src[l * sl + j * sj] */
+    for (int64_t l = 0; l < K; l++) {
+        const double *row = src + l * sl;
+        if (as_double) { double *d = (double *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = row[j * sj]; }
+        else { float *d = (float *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = (float)row[j * sj]; }
+    }
     return buf;
 }
 
@@ -160,8 +161,12 @@ static void mm_blocked(const InterpMatmul *m, InterpArray *res, int64_t M, int64
         if (exact) { if (IM_WIDE()) float_block_avx512(K, np, a4, B, out); else float_block_gen(K, np, a4, B, out); }
         else if (IM_WIDE()) half_block_avx512(K, np, a4, B, out);
         else half_block_gen(K, np, a4, B, out);
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t j = 0; j < N; j++) store_result(m, res, (i0 + r) * N + j, j, out[r * np + j]);
+        if (!m->bias && !m->accumulate && res->dtype == DT_FP32)   /* interp_round(FP32, float) is the float itself */
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t j = 0; j < N; j++) res->data[(i0 + r) * N + j] = out[r * np + j];
+        else
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t j = 0; j < N; j++) store_result(m, res, (i0 + r) * N + j, j, out[r * np + j]);
     }
     free(out);
     free(a4);

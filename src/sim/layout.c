@@ -69,6 +69,13 @@ bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v) {
     v->coff = ARENA_ARRAY(s->arena, int64_t, b->cols);
     for (int64_t i = 0; i < b->rows; i++) v->roff[i] = row_part(b->blayout, b->slayout, R, C, r0, c0, i);
     for (int64_t j = 0; j < b->cols; j++) v->coff[j] = col_part(b->blayout, b->slayout, R, C, r0, c0, j);
+    /* run lengths, from the back: copies move whole runs of consecutive offsets at once */
+    v->rrun = ARENA_ARRAY(s->arena, int32_t, b->rows);
+    v->crun = ARENA_ARRAY(s->arena, int32_t, b->cols);
+    for (int64_t i = b->rows - 1; i >= 0; i--)
+        v->rrun[i] = i + 1 < b->rows && v->roff[i + 1] == v->roff[i] + 1 && v->rrun[i + 1] < INT32_MAX ? v->rrun[i + 1] + 1 : 1;
+    for (int64_t j = b->cols - 1; j >= 0; j--)
+        v->crun[j] = j + 1 < b->cols && v->coff[j + 1] == v->coff[j] + 1 && v->crun[j + 1] < INT32_MAX ? v->crun[j + 1] + 1 : 1;
     /* offsets are non-decreasing in i and j: the last element has the largest offset */
     int64_t foot = (v->roff[b->rows - 1] + v->coff[b->cols - 1] + 1) * v->eb;
     int64_t size = s->c->size[b->space];
@@ -121,11 +128,11 @@ void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *
         int eb = dst->eb;
         if (cols > 1 && dco[1] == dco[0] + 1 && sco[1] == sco[0] + 1) {   /* runs consecutive in both: memcpy */
             for (int64_t j = 0; j < cols;) {
-                int64_t e = j + 1;
-                while (e < cols && dco[e] == dco[e - 1] + 1 && sco[e] == sco[e - 1] + 1) e++;
+                int64_t e = sim_run_end(dst->crun + dc, j, cols), e2 = sim_run_end(src->crun + sc, j, cols);
+                if (e2 < e) e = e2;
                 for (int64_t i = 0; i < rows; i++)
-                    memcpy(dst->base + (dst->roff[dr + i] + dco[j]) * eb, src->base + (src->roff[sr + i] + sco[j]) * eb,
-                           (size_t)((e - j) * eb));
+                    sim_copy_bytes(dst->base + (dst->roff[dr + i] + dco[j]) * eb, src->base + (src->roff[sr + i] + sco[j]) * eb,
+                                   (e - j) * eb);
                 j = e;
             }
             return;
@@ -156,10 +163,10 @@ void sim_row_copy(const SimView *v, int64_t r, uint8_t *mem, int64_t nc, bool to
     int eb = v->eb;
     uint8_t *row = v->base + v->roff[r] * eb;
     for (int64_t j = 0; j < nc;) {
-        int64_t e = j + 1;
-        while (e < nc && v->coff[e] == v->coff[e - 1] + 1) e++;
-        if (to_view) memcpy(row + v->coff[j] * eb, mem + j * eb, (size_t)((e - j) * eb));
-        else memcpy(mem + j * eb, row + v->coff[j] * eb, (size_t)((e - j) * eb));
+        int64_t e = sim_run_end(v->crun, j, nc);
+        uint8_t *d = to_view ? row + v->coff[j] * eb : mem + j * eb;
+        const uint8_t *q = to_view ? mem + j * eb : row + v->coff[j] * eb;
+        sim_copy_bytes(d, q, (e - j) * eb);
         j = e;
     }
 }

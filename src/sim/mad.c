@@ -64,13 +64,6 @@ static void i32_run(DType t, int eb, const uint8_t *src, int64_t n, int32_t *out
     for (int64_t j = 0; j < n; j++) out[j] = (int32_t)sim_read_elem(t, src + j * eb);
 }
 
-/* End of the run of consecutive offsets that starts at index j (t[e] == t[e - 1] + 1), below n. */
-static int64_t run_end(const int64_t *t, int64_t j, int64_t n) {
-    int64_t e = j + 1;
-    while (e < n && t[e] == t[e - 1] + 1) e++;
-    return e;
-}
-
 #define RUN_CHUNK 64
 
 /* Dense row-major copy (float, or int32 when f is NULL) of the leading rows x cols of a view. The
@@ -83,7 +76,7 @@ static void to_dense(const SimView *v, int64_t rows, int64_t cols, float *f, int
     bool along_rows = cols < 2 || v->coff[1] == v->coff[0] + 1 || !(rows > 1 && v->roff[1] == v->roff[0] + 1);
     if (along_rows) {
         for (int64_t j = 0; j < cols;) {
-            int64_t e = run_end(v->coff, j, cols);
+            int64_t e = sim_run_end(v->crun, j, cols);
             for (int64_t i = 0; i < rows; i++) {
                 const uint8_t *src = v->base + (v->roff[i] + v->coff[j]) * eb;
                 if (f) f32_run(t, eb, src, e - j, f + i * cols + j);
@@ -96,7 +89,7 @@ static void to_dense(const SimView *v, int64_t rows, int64_t cols, float *f, int
     float tf[RUN_CHUNK];
     int32_t ti[RUN_CHUNK];
     for (int64_t i = 0; i < rows;) {
-        int64_t e = run_end(v->roff, i, rows);
+        int64_t e = sim_run_end(v->rrun, i, rows);
         for (int64_t i0 = i; i0 < e; i0 += RUN_CHUNK) {
             int64_t len = e - i0 < RUN_CHUNK ? e - i0 : RUN_CHUNK;
             for (int64_t j = 0; j < cols; j++) {
@@ -120,8 +113,8 @@ static void bias_row(const SimView *bias, int64_t n, float *bf, int32_t *bi) {
 
 /* End of a run of columns consecutive in dst and (if any) init. */
 static int64_t acc_run_end(const SimView *dst, const SimView *init, int64_t j, int64_t n) {
-    int64_t e = j + 1;
-    while (e < n && dst->coff[e] == dst->coff[e - 1] + 1 && (!init || init->coff[e] == init->coff[e - 1] + 1)) e++;
+    int64_t e = sim_run_end(dst->crun, j, n);
+    if (init) { int64_t e2 = sim_run_end(init->crun, j, n); if (e2 < e) e = e2; }
     return e;
 }
 
