@@ -4,7 +4,9 @@
  * Produces: element offsets, per-buffer separable offset tables (SimView), typed element access,
  *           GM addressing of tload / tstore windows (row-major ND, or an NZ parameter's fractal order).
  * Does: every layout of §3 is separable, offset(i, j) = rowpart(i) + colpart(j), so a buffer's
- * layout is two small tables built once per run and every copy is table lookups plus adds. */
+ * layout is two small tables built once per run and every copy is table lookups plus adds; two more
+ * tables give, per row / column, the length of the run of consecutive offsets starting there (the
+ * same in every column / row), so copies move whole runs (box rows) with memcpy. */
 #include "sim/sim_int.h"
 
 #include <string.h>
