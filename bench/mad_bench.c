@@ -78,6 +78,11 @@ static void bench_kernel(void) {
     for (int64_t i = 0; i < K * N; i++) b[i] = f32_to_fp16(frand());
     void *gm[3] = { a, b, c };
     SimCore *core = sim_core_new(target_get(TGT_A2A3), CORE_AIC);
+    if (getenv("MAD_BENCH_PROFILE")) {   /* only the simulation, for perf record */
+        SimOptions so = { .race_check = false };
+        for (int r = 0; r < 300; r++) { SimResult res = {0}; sim_run(core, k, gm, &so, &res, &d); sim_result_free(&res); }
+        exit(0);
+    }
     double t_sim[2];
     for (int race = 0; race < 2; race++) {
         SimOptions so = { .race_check = race };

@@ -88,12 +88,13 @@ static bool exec_tload(SimRun *s, const SimDyn *d) {
             for (int64_t j = 0; j < nc; j++)
                 memcpy(dst + v->coff[j] * eb, g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * eb, (size_t)eb);
         }
-    } else
+    } else if (g.g.cs == 1)   /* unit column stride: by runs (layout.c) */
+        sim_rows_copy(v, nr, nc, g.base + (d->off0 * g.g.rs + d->off1) * eb, g.g.rs, true);
+    else
         for (int64_t r = 0; r < nr; r++) {
             const uint8_t *src = g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * eb;
             uint8_t *dst = v->base + v->roff[r] * eb;
-            if (g.g.cs == 1) sim_row_copy(v, r, (uint8_t *)src, nc, true);   /* by runs */
-            else if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.g.cs * 2, 2);
+            if (eb == 2) for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * 2, src + j * g.g.cs * 2, 2);
             else for (int64_t j = 0; j < nc; j++) memcpy(dst + v->coff[j] * eb, src + j * g.g.cs * eb, (size_t)eb);
         }
     if (v->buf->pad != 0) sim_fill_pad(v, nr, nc, pad_value(v->buf->pad));
@@ -110,10 +111,13 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     DType st = v->buf->dtype;
     bool raw = st == g.dt && !i->atomic_add;
     record_window(s, d, &g, nr, nc, true, i->atomic_add);
+    if (raw && !g.g.nz && g.g.cs == 1) {   /* same dtype, unit column stride: by runs (layout.c) */
+        sim_rows_copy(v, nr, nc, g.base + (d->off0 * g.g.rs + d->off1) * g.eb, g.g.rs, false);
+        return true;
+    }
     for (int64_t r = 0; r < nr; r++) {
         const uint8_t *src = v->base + v->roff[r] * v->eb;
         uint8_t *row = g.g.nz ? NULL : g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * g.eb;   /* ND */
-        if (raw && row && g.g.cs == 1) { sim_row_copy(v, r, row, nc, false); continue; }   /* by runs */
         for (int64_t j = 0; j < nc; j++) {
             uint8_t *q = g.g.nz ? g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * g.eb : row + j * g.g.cs * g.eb;
             const uint8_t *p = src + v->coff[j] * v->eb;

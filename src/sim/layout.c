@@ -159,16 +159,18 @@ void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *
     }
 }
 
-/* Row r of a view, columns [0, nc), from / to contiguous memory (same dtype): by runs of
- * consecutive column offsets (tload / tstore of ND windows with unit column stride). */
-void sim_row_copy(const SimView *v, int64_t r, uint8_t *mem, int64_t nc, bool to_view) {
+/* Rows [0, nr) x columns [0, nc) of a view from / to memory of its dtype holding row r at
+ * mem + r * ld elements, columns contiguous (tload / raw tstore of ND windows). By runs of
+ * consecutive column offsets, runs outer: in a boxed layout the rows of one box column are
+ * contiguous, so the view side is written (read) sequentially. */
+void sim_rows_copy(const SimView *v, int64_t nr, int64_t nc, uint8_t *mem, int64_t ld, bool to_view) {
     int eb = v->eb;
-    uint8_t *row = v->base + v->roff[r] * eb;
     for (int64_t j = 0; j < nc;) {
-        int64_t e = sim_run_end(v->crun, j, nc);
-        uint8_t *d = to_view ? row + v->coff[j] * eb : mem + j * eb;
-        const uint8_t *q = to_view ? mem + j * eb : row + v->coff[j] * eb;
-        sim_copy_bytes(d, q, (e - j) * eb);
+        int64_t e = sim_run_end(v->crun, j, nc), bytes = (e - j) * eb;
+        for (int64_t r = 0; r < nr; r++) {
+            uint8_t *vp = v->base + (v->roff[r] + v->coff[j]) * eb, *mp = mem + (r * ld + j) * eb;
+            if (to_view) sim_copy_bytes(vp, mp, bytes); else sim_copy_bytes(mp, vp, bytes);
+        }
         j = e;
     }
 }

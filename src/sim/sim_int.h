@@ -70,8 +70,9 @@ static inline void sim_copy_bytes(uint8_t *d, const uint8_t *s, int64_t n) {
     else memcpy(d, s, (size_t)n);
 }
 
-/* Row r of a view, columns [0, nc), copied from (to_view) or to contiguous memory of its dtype. */
-void sim_row_copy(const SimView *v, int64_t r, uint8_t *mem, int64_t nc, bool to_view);
+/* Rows [0, nr) x columns [0, nc) of a view copied from (to_view) or to memory of its dtype whose
+ * row r starts at mem + r * ld elements (layout.c). */
+void sim_rows_copy(const SimView *v, int64_t nr, int64_t nc, uint8_t *mem, int64_t ld, bool to_view);
 
 /* n FP16 values at src -> float, vectorised, bit-identical to fp16_to_f32 (mad.c). */
 void sim_fp16_run(const uint8_t *src, int64_t n, float *out);
