@@ -12,6 +12,7 @@
  * element still sums k ascending with the roundings above. */
 #include "interp/interp_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool interp_matmul_dims(const InterpMatmul *m, int64_t *M, int64_t *N, int64_t *K) {
@@ -119,7 +120,12 @@ static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, i
 IM_KERNELS(gen, 4, )
 #if defined(__x86_64__) && defined(__GNUC__)
 IM_KERNELS(avx512, 16, __attribute__((target("avx512f"))))
-#define IM_WIDE() __builtin_cpu_supports("avx512f")
+/* PTOC_INTERP_ISA=generic forces the portable kernels (tests cover both). */
+static bool im_wide(void) {
+    const char *e = getenv("PTOC_INTERP_ISA");
+    return !(e && !strcmp(e, "generic")) && __builtin_cpu_supports("avx512f");
+}
+#define IM_WIDE() im_wide()
 #else
 #define IM_WIDE() 0
 #endif

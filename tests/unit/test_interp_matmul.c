@@ -7,7 +7,7 @@
  * the stored doubles must equal, bit for bit, the documented numerics computed element by element:
  * half operands: float running sum from +0, k ascending; FP32 operands: float sum, each product exact
  * in double with one rounding per addition; integers: exact int64 sums; then + bias, then C + sum in
- * FP32, then rounded to the result dtype. */
+ * FP32, then rounded to the result dtype. Both the AVX-512 and the portable kernels (PTOC_INTERP_ISA). */
 #include "interp/interp_internal.h"
 #include "test.h"
 
@@ -84,7 +84,14 @@ TEST(blocked_matches_reference) {
     CHECK_MSG(bad == 0, "%d of %d matmuls differ from the reference", bad, n);
 }
 
+TEST(portable_kernels_match_reference) {
+    setenv("PTOC_INTERP_ISA", "generic", 1);
+    blocked_matches_reference();
+    unsetenv("PTOC_INTERP_ISA");
+}
+
 int main(void) {
     RUN(blocked_matches_reference);
+    RUN(portable_kernels_match_reference);
     return test_summary();
 }
