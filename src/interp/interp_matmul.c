@@ -7,10 +7,12 @@
  * is formed exactly in double and added to the float sum with one rounding to float. Integer
  * operands: exact int64 sums. Accumulation into an existing C (`accumulate`): the A@B sum is
  * finished first, then C + sum is formed in FP32 (one rounding), then rounded to C's dtype.
- * Loop order i-k-j with a per-row accumulator vector: each element still sums k ascending, and the
- * inner j loop is contiguous and independent (vectorisable). */
+ * Blocked: four rows at a time against column blocks of B held in vector registers (this file's
+ * own kernels, independent of the simulator's MAD so that the comparison stays independent); each
+ * element still sums k ascending with the roundings above. */
 #include "interp/interp_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool interp_matmul_dims(const InterpMatmul *m, int64_t *M, int64_t *N, int64_t *K) {
@@ -55,47 +57,125 @@ static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, i
     res->data[idx] = interp_round(res->dtype, sum);
 }
 
-/* row[j] += a * b[j]: independent lanes (each element still sums k ascending), vectorisable. */
-static void axpy_f(float *restrict row, float a, const float *restrict b, int64_t n) {
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {   /* written out so that -O2 vectorises it */
-        row[j] += a * b[j]; row[j + 1] += a * b[j + 1]; row[j + 2] += a * b[j + 2]; row[j + 3] += a * b[j + 3];
-        row[j + 4] += a * b[j + 4]; row[j + 5] += a * b[j + 5]; row[j + 6] += a * b[j + 6]; row[j + 7] += a * b[j + 7];
+/* ---------------------------------------------------------------- blocked kernels
+ * Four rows of op(A) against a column block of B at a time, the block's sums held in vector
+ * registers across the whole k loop. Lanes are output elements: each still starts at +0 and adds
+ * its k-th term for k ascending, one rounding per addition (FP32 products: exact in double, then
+ * one rounding to float) — the numerics of the plain i-k-j loop, only vectorised across columns.
+ * B is copied once, as float (or double), padded with zero columns to a whole number of vectors;
+ * the four rows of A are copied per block (zero rows below M; their sums are discarded). */
+#define IM_ROWS 4
+
+#define IM_KERNELS(SFX, W, TARGET)                                                                 \
+    /* out[r][j] for r < 4, j < np (np a multiple of W): sums of a4[l][r] * B[l][j], float */        \
+    TARGET static void half_block_##SFX(int64_t K, int64_t np, const float *a4, const float *B, float *out) { \
+        typedef float V __attribute__((vector_size(4 * W)));                                        \
+        int64_t j = 0;                                                                              \
+        for (; j + 2 * W <= np; j += 2 * W) {                                                       \
+            V s[IM_ROWS][2] = { { { 0 } } };                                                        \
+            for (int64_t l = 0; l < K; l++) {                                                       \
+                V b0, b1;                                                                           \
+                memcpy(&b0, B + l * np + j, sizeof b0);                                             \
+                memcpy(&b1, B + l * np + j + W, sizeof b1);                                         \
+                _Pragma("GCC unroll 4") for (int r = 0; r < IM_ROWS; r++) {                         \
+                    float x = a4[l * IM_ROWS + r];                                                  \
+                    s[r][0] = s[r][0] + x * b0;                                                     \
+                    s[r][1] = s[r][1] + x * b1;                                                     \
+                }                                                                                   \
+            }                                                                                       \
+            for (int r = 0; r < IM_ROWS; r++) {                                                     \
+                memcpy(out + r * np + j, &s[r][0], sizeof(V));                                      \
+                memcpy(out + r * np + j + W, &s[r][1], sizeof(V));                                  \
+            }                                                                                       \
+        }                                                                                           \
+        for (; j < np; j += W) {                                                                    \
+            V s[IM_ROWS] = { { 0 } };                                                               \
+            for (int64_t l = 0; l < K; l++) {                                                       \
+                V b0;                                                                               \
+                memcpy(&b0, B + l * np + j, sizeof b0);                                             \
+                _Pragma("GCC unroll 4") for (int r = 0; r < IM_ROWS; r++) s[r] = s[r] + a4[l * IM_ROWS + r] * b0; \
+            }                                                                                       \
+            for (int r = 0; r < IM_ROWS; r++) memcpy(out + r * np + j, &s[r], sizeof(V));           \
+        }                                                                                           \
+    }                                                                                               \
+    /* the same with double operands: s = (float)(s + a * b), s kept in double lanes */            \
+    TARGET static void float_block_##SFX(int64_t K, int64_t np, const double *a4, const double *B, float *out) { \
+        typedef double V __attribute__((vector_size(4 * W)));                                       \
+        typedef float F __attribute__((vector_size(2 * W)));                                        \
+        for (int64_t j = 0; j < np; j += W / 2) {                                                   \
+            V s[IM_ROWS] = { { 0 } };                                                               \
+            for (int64_t l = 0; l < K; l++) {                                                       \
+                V b0;                                                                               \
+                memcpy(&b0, B + l * np + j, sizeof b0);                                             \
+                _Pragma("GCC unroll 4") for (int r = 0; r < IM_ROWS; r++)                           \
+                    s[r] = __builtin_convertvector(__builtin_convertvector(s[r] + a4[l * IM_ROWS + r] * b0, F), V); \
+            }                                                                                       \
+            for (int r = 0; r < IM_ROWS; r++) {                                                     \
+                F f = __builtin_convertvector(s[r], F);                                             \
+                memcpy(out + r * np + j, &f, sizeof f);                                             \
+            }                                                                                       \
+        }                                                                                           \
     }
-    for (; j < n; j++) row[j] += a * b[j];
+
+IM_KERNELS(gen, 4, )
+#if defined(__x86_64__) && defined(__GNUC__)
+IM_KERNELS(avx512, 16, __attribute__((target("avx512f"))))
+/* PTOC_INTERP_ISA=generic forces the portable kernels (tests cover both). */
+static bool im_wide(void) {
+    const char *e = getenv("PTOC_INTERP_ISA");
+    return !(e && !strcmp(e, "generic")) && __builtin_cpu_supports("avx512f");
+}
+#define IM_WIDE() im_wide()
+#else
+#define IM_WIDE() 0
+#endif
+
+/* Lanes per vector of the variant in use (the column padding). */
+static int64_t im_lanes(void) { return IM_WIDE() ? 16 : 4; }
+
+/* op(B) as a dense [K, np] matrix (zero columns from N to np), float or double. */
+static void *b_padded(const InterpMatmul *m, int64_t K, int64_t N, int64_t np, bool as_double) {
+    size_t eb = as_double ? sizeof(double) : sizeof(float);
+    void *buf = calloc((size_t)(K * np > 0 ? K * np : 1), eb);
+    PTOC_ASSERT(buf, "out of memory");
+    const double *src = m->b->data;
+    int64_t sl = m->b_trans ? 1 : N, sj = m->b_trans ? K : 1;   /* op(B)[l][j] = src[l * sl + j * sj] */
+    for (int64_t l = 0; l < K; l++) {
+        const double *row = src + l * sl;
+        if (as_double) { double *d = (double *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = row[j * sj]; }
+        else { float *d = (float *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = (float)row[j * sj]; }
+    }
+    return buf;
 }
 
-/* FP16/BF16 operands: float products are exact. */
-static void mm_half(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K) {
-    float *B = to_matrix(m->b, m->b_trans, false);
-    float *row = malloc(sizeof(float) * (size_t)(N ? N : 1));
-    PTOC_ASSERT(row, "out of memory");
-    for (int64_t i = 0; i < M; i++) {
-        memset(row, 0, sizeof(float) * (size_t)N);
-        for (int64_t k = 0; k < K; k++) {
-            axpy_f(row, (float)a_at(m, i, k, M, K), B + k * N, N);
-        }
-        for (int64_t j = 0; j < N; j++) store_result(m, res, i * N + j, j, row[j]);
+/* FP16/BF16 operands (float products are exact) and, with exact, FP32 / other float operands. */
+static void mm_blocked(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K, bool exact) {
+    int64_t lanes = im_lanes(), np = (N + lanes - 1) / lanes * lanes;
+    if (exact && np % (lanes / 2)) np += lanes / 2;   /* double kernels step lanes / 2 */
+    void *B = b_padded(m, K, N, np, exact);
+    size_t eb = exact ? sizeof(double) : sizeof(float);
+    void *a4 = malloc(eb * (size_t)(IM_ROWS * (K ? K : 1)));
+    float *out = malloc(sizeof(float) * (size_t)(IM_ROWS * np));
+    PTOC_ASSERT(a4 && out, "out of memory");
+    for (int64_t i0 = 0; i0 < M; i0 += IM_ROWS) {
+        int64_t rows = M - i0 < IM_ROWS ? M - i0 : IM_ROWS;
+        for (int64_t l = 0; l < K; l++)
+            for (int r = 0; r < IM_ROWS; r++) {
+                double v = r < rows ? a_at(m, i0 + r, l, M, K) : 0.0;
+                if (exact) ((double *)a4)[l * IM_ROWS + r] = v; else ((float *)a4)[l * IM_ROWS + r] = (float)v;
+            }
+        if (exact) { if (IM_WIDE()) float_block_avx512(K, np, a4, B, out); else float_block_gen(K, np, a4, B, out); }
+        else if (IM_WIDE()) half_block_avx512(K, np, a4, B, out);
+        else half_block_gen(K, np, a4, B, out);
+        if (!m->bias && !m->accumulate && res->dtype == DT_FP32)   /* interp_round(FP32, float) is the float itself */
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t j = 0; j < N; j++) res->data[(i0 + r) * N + j] = out[r * np + j];
+        else
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t j = 0; j < N; j++) store_result(m, res, (i0 + r) * N + j, j, out[r * np + j]);
     }
-    free(row);
-    free(B);
-}
-
-/* FP32 (and other float) operands: exact double product, one rounding to float per addition. */
-static void mm_float(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K) {
-    double *B = to_matrix(m->b, m->b_trans, true);
-    float *row = malloc(sizeof(float) * (size_t)(N ? N : 1));
-    PTOC_ASSERT(row, "out of memory");
-    for (int64_t i = 0; i < M; i++) {
-        memset(row, 0, sizeof(float) * (size_t)N);
-        for (int64_t k = 0; k < K; k++) {
-            double a = a_at(m, i, k, M, K);
-            const double *b = B + k * N;
-            for (int64_t j = 0; j < N; j++) row[j] = (float)((double)row[j] + a * b[j]);
-        }
-        for (int64_t j = 0; j < N; j++) store_result(m, res, i * N + j, j, row[j]);
-    }
-    free(row);
+    free(out);
+    free(a4);
     free(B);
 }
 
@@ -126,6 +206,6 @@ void interp_matmul_run(const InterpMatmul *m, InterpArray *res) {
     PTOC_ASSERT(res->rank == 2 && res->shape[0] == M && res->shape[1] == N, "matmul result shape not checked");
     DType da = m->a->dtype, db = m->b->dtype;
     if (dtype_is_int(da) && dtype_is_int(db)) mm_int(m, res, M, N, K);
-    else if ((da == DT_FP16 || da == DT_BF16) && (db == DT_FP16 || db == DT_BF16)) mm_half(m, res, M, N, K);
-    else mm_float(m, res, M, N, K);
+    else if ((da == DT_FP16 || da == DT_BF16) && (db == DT_FP16 || db == DT_BF16)) mm_blocked(m, res, M, N, K, false);
+    else mm_blocked(m, res, M, N, K, true);
 }

@@ -129,7 +129,9 @@ static bool exec_tload(SimRun *s, const SimDyn *d) {
             for (int64_t j = 0; j < nc; j++)
                 memcpy(dst + v->coff[j] * eb, g.base + sim_gm_offset(&g.g, d->off0 + r, d->off1 + j) * eb, (size_t)eb);
         }
-    } else
+    } else if (g.g.cs == 1)   /* unit column stride: by runs (layout.c) */
+        sim_rows_copy(v, nr, nc, g.base + (d->off0 * g.g.rs + d->off1) * eb, g.g.rs, true);
+    else
         for (int64_t r = 0; r < nr; r++) {
             const uint8_t *src = g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * eb;
             uint8_t *dst = v->base + v->roff[r] * eb;
@@ -150,6 +152,10 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
     DType st = v->buf->dtype;
     bool raw = st == g.dt && !i->atomic_add;
     record_window(s, d, &g, nr, nc, true, i->atomic_add);
+    if (raw && !g.g.nz && g.g.cs == 1) {   /* same dtype, unit column stride: by runs (layout.c) */
+        sim_rows_copy(v, nr, nc, g.base + (d->off0 * g.g.rs + d->off1) * g.eb, g.g.rs, false);
+        return true;
+    }
     for (int64_t r = 0; r < nr; r++) {
         const uint8_t *src = v->base + v->roff[r] * v->eb;
         uint8_t *row = g.g.nz ? NULL : g.base + ((d->off0 + r) * g.g.rs + d->off1 * g.g.cs) * g.eb;   /* ND */

@@ -4,7 +4,9 @@
  * Produces: element offsets, per-buffer separable offset tables (SimView), typed element access,
  *           GM addressing of tload / tstore windows (row-major ND, or an NZ parameter's fractal order).
  * Does: every layout of §3 is separable, offset(i, j) = rowpart(i) + colpart(j), so a buffer's
- * layout is two small tables built once per run and every copy is table lookups plus adds. */
+ * layout is two small tables built once per run and every copy is table lookups plus adds; two more
+ * tables give, per row / column, the length of the run of consecutive offsets starting there (the
+ * same in every column / row), so copies move whole runs (box rows) with memcpy. */
 #include "sim/sim_int.h"
 
 #include <string.h>
@@ -69,6 +71,13 @@ bool sim_build_view(SimRun *s, const MirBuf *b, SimView *v) {
     v->coff = ARENA_ARRAY(s->arena, int64_t, b->cols);
     for (int64_t i = 0; i < b->rows; i++) v->roff[i] = row_part(b->blayout, b->slayout, R, C, r0, c0, i);
     for (int64_t j = 0; j < b->cols; j++) v->coff[j] = col_part(b->blayout, b->slayout, R, C, r0, c0, j);
+    /* run lengths, from the back: copies move whole runs of consecutive offsets at once */
+    v->rrun = ARENA_ARRAY(s->arena, int32_t, b->rows);
+    v->crun = ARENA_ARRAY(s->arena, int32_t, b->cols);
+    for (int64_t i = b->rows - 1; i >= 0; i--)
+        v->rrun[i] = i + 1 < b->rows && v->roff[i + 1] == v->roff[i] + 1 && v->rrun[i + 1] < INT32_MAX ? v->rrun[i + 1] + 1 : 1;
+    for (int64_t j = b->cols - 1; j >= 0; j--)
+        v->crun[j] = j + 1 < b->cols && v->coff[j + 1] == v->coff[j] + 1 && v->crun[j + 1] < INT32_MAX ? v->crun[j + 1] + 1 : 1;
     /* offsets are non-decreasing in i and j: the last element has the largest offset */
     int64_t foot = (v->roff[b->rows - 1] + v->coff[b->cols - 1] + 1) * v->eb;
     int64_t size = s->c->size[b->space];
@@ -112,12 +121,24 @@ void sim_write_elem(DType t, uint8_t *p, double v) {
 
 /* dst window at (dr, dc) <- src window at (sr, sc), rows x cols elements. Same dtype: raw copy;
  * otherwise converted through double (FP32 -> FP16/BF16 rounds half to even). Bounds are checked
- * by the callers. */
+ * by the callers. Same dtype with columns consecutive in both layouts (boxes of the same width):
+ * copied by runs, the runs being the same in every row (separable layouts). */
 void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *src, int64_t sr, int64_t sc,
                      int64_t rows, int64_t cols) {
     const int64_t *dco = dst->coff + dc, *sco = src->coff + sc;
     if (dst->buf->dtype == src->buf->dtype) {
         int eb = dst->eb;
+        if (cols > 1 && dco[1] == dco[0] + 1 && sco[1] == sco[0] + 1) {   /* runs consecutive in both: memcpy */
+            for (int64_t j = 0; j < cols;) {
+                int64_t e = sim_run_end(dst->crun + dc, j, cols), e2 = sim_run_end(src->crun + sc, j, cols);
+                if (e2 < e) e = e2;
+                for (int64_t i = 0; i < rows; i++)
+                    sim_copy_bytes(dst->base + (dst->roff[dr + i] + dco[j]) * eb, src->base + (src->roff[sr + i] + sco[j]) * eb,
+                                   (e - j) * eb);
+                j = e;
+            }
+            return;
+        }
         for (int64_t i = 0; i < rows; i++) {
             uint8_t *d = dst->base + dst->roff[dr + i] * eb;
             const uint8_t *s = src->base + src->roff[sr + i] * eb;
@@ -135,6 +156,22 @@ void sim_copy_window(const SimView *dst, int64_t dr, int64_t dc, const SimView *
         uint8_t *d = dst->base + dst->roff[dr + i] * dst->eb;
         const uint8_t *s = src->base + src->roff[sr + i] * src->eb;
         for (int64_t j = 0; j < cols; j++) sim_write_elem(dt, d + dco[j] * dst->eb, sim_read_elem(st, s + sco[j] * src->eb));
+    }
+}
+
+/* Rows [0, nr) x columns [0, nc) of a view from / to memory of its dtype holding row r at
+ * mem + r * ld elements, columns contiguous (tload / raw tstore of ND windows). By runs of
+ * consecutive column offsets, runs outer: in a boxed layout the rows of one box column are
+ * contiguous, so the view side is written (read) sequentially. */
+void sim_rows_copy(const SimView *v, int64_t nr, int64_t nc, uint8_t *mem, int64_t ld, bool to_view) {
+    int eb = v->eb;
+    for (int64_t j = 0; j < nc;) {
+        int64_t e = sim_run_end(v->crun, j, nc), bytes = (e - j) * eb;
+        for (int64_t r = 0; r < nr; r++) {
+            uint8_t *vp = v->base + (v->roff[r] + v->coff[j]) * eb, *mp = mem + (r * ld + j) * eb;
+            if (to_view) sim_copy_bytes(vp, mp, bytes); else sim_copy_bytes(mp, vp, bytes);
+        }
+        j = e;
     }
 }
 

@@ -1,106 +1,174 @@
-/* sim/mad — the cube unit: tmatmul, tmatmul.acc, tmatmul.bias, and the dense MAD kernel.
+/* sim/mad — the cube unit: tmatmul, tmatmul.acc, tmatmul.bias.
  *
- * Requires: Left (A), Right (B), Acc (and Bias) views of the run.
+ * Requires: Left (A), Right (B), Acc (and Bias) views of the run; the dense kernels of mad_kernel.c.
  * Produces: the accumulator tile, written in its physical (NZ, 16x16 boxes) layout.
- * Does: converts A and B once from their physical layouts into dense row-major float (or int32)
- * arrays, multiplies with a cache-blocked, register-blocked kernel whose inner loops the compiler
- * vectorises (summation in order of k, FP32), then reads-modifies-writes the accumulator tile. */
+ * Does: converts A and B once per instruction from their physical layouts into dense row-major
+ * float (or int32) arrays — by runs of consecutive offsets, along rows or along columns, whichever
+ * the layout makes contiguous (FP16 through a vectorised exact conversion) — multiplies them with
+ * the packed kernel (summation in order of k, FP32), then reads-modifies-writes the accumulator
+ * tile by runs of each row. */
 #include "sim/sim_int.h"
 
 #include <string.h>
 
-#define MR 4     /* micro-tile rows */
-#define NR 16    /* micro-tile columns */
-#define KC 256   /* k block (B panel rows kept in cache) */
-
-/* c[0..MR) x [0..NR) += a[0..MR) x [0..kc) * b[0..kc) x [0..NR), sequential in k. */
-static void micro_4x16(int64_t kc, const float *a, int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc) {
-    float c0[NR], c1[NR], c2[NR], c3[NR];
-    memcpy(c0, c, sizeof c0);
-    memcpy(c1, c + ldc, sizeof c1);
-    memcpy(c2, c + 2 * ldc, sizeof c2);
-    memcpy(c3, c + 3 * ldc, sizeof c3);
-    for (int64_t l = 0; l < kc; l++) {
-        const float *bl = b + l * ldb;
-        float a0 = a[l], a1 = a[lda + l], a2 = a[2 * lda + l], a3 = a[3 * lda + l];
-        for (int j = 0; j < NR; j++) c0[j] += a0 * bl[j];
-        for (int j = 0; j < NR; j++) c1[j] += a1 * bl[j];
-        for (int j = 0; j < NR; j++) c2[j] += a2 * bl[j];
-        for (int j = 0; j < NR; j++) c3[j] += a3 * bl[j];
+/* ---------------------------------------------------------------- operands to dense */
+/* FP16 -> float over n values, bit-identical to fp16_to_f32 (base/numeric.c) for every input:
+ * normal numbers rebias the exponent, inf / NaN keep their payload, subnormals are man * 2^-24
+ * (exact). W lanes at a time; instantiated portable and (x86) for AVX-512. */
+#define FP16_RUN(NAME, W, TARGET)                                                                   \
+    TARGET static void NAME(const uint8_t *src, int64_t n, float *out) {                            \
+        typedef uint16_t H __attribute__((vector_size(2 * W)));                                      \
+        typedef uint32_t U __attribute__((vector_size(4 * W)));                                      \
+        typedef int32_t I __attribute__((vector_size(4 * W)));                                       \
+        typedef float F __attribute__((vector_size(4 * W)));                                         \
+        int64_t j = 0;                                                                              \
+        for (; j + W <= n; j += W) {                                                                \
+            H h;                                                                                    \
+            memcpy(&h, src + 2 * j, sizeof h);                                                      \
+            U x = __builtin_convertvector(h, U);                                                    \
+            U sign = (x & 0x8000u) << 16, em = x & 0x7fffu;                                         \
+            U nb = (em << 13) + (112u << 23);                                                       \
+            U infnan = (U)(em >= 0x7c00u), sub = (U)(em < 0x400u);                                  \
+            nb += infnan & (112u << 23);                                                            \
+            F f = __builtin_convertvector((I)em, F) * (1.0f / 16777216.0f);                         \
+            U r = sign | (sub & (U)f) | (~sub & nb);                                                \
+            memcpy(out + j, &r, sizeof r);                                                          \
+        }                                                                                           \
+        for (; j < n; j++) { uint16_t h; memcpy(&h, src + 2 * j, 2); out[j] = fp16_to_f32(h); }     \
     }
-    memcpy(c, c0, sizeof c0);
-    memcpy(c + ldc, c1, sizeof c1);
-    memcpy(c + 2 * ldc, c2, sizeof c2);
-    memcpy(c + 3 * ldc, c3, sizeof c3);
+FP16_RUN(fp16_run_gen, 8, )
+#if defined(__x86_64__) && defined(__GNUC__)
+FP16_RUN(fp16_run_512, 16, __attribute__((target("avx512f"))))
+void sim_fp16_run(const uint8_t *src, int64_t n, float *out) {
+    if (n >= 16 && __builtin_cpu_supports("avx512f")) fp16_run_512(src, n, out);
+    else fp16_run_gen(src, n, out);
+}
+#else
+void sim_fp16_run(const uint8_t *src, int64_t n, float *out) { fp16_run_gen(src, n, out); }
+#endif
+
+/* n consecutive elements of dtype t at src -> float (the cube reads operands as float). */
+static void f32_run(DType t, int eb, const uint8_t *src, int64_t n, float *out) {
+    switch (t) {
+    case DT_FP16: sim_fp16_run(src, n, out); return;
+    case DT_FP32: memcpy(out, src, sizeof(float) * (size_t)n); return;
+    case DT_BF16:
+        for (int64_t j = 0; j < n; j++) { uint16_t h; memcpy(&h, src + 2 * j, 2); uint32_t u = (uint32_t)h << 16; memcpy(&out[j], &u, 4); }
+        return;
+    default: for (int64_t j = 0; j < n; j++) out[j] = (float)sim_read_elem(t, src + j * eb); return;
+    }
 }
 
-/* Edge tiles: the same arithmetic in the same order, any size. */
-static void micro_edge(int64_t mr, int64_t nr, int64_t kc, const float *a, int64_t lda, const float *b, int64_t ldb,
-                       float *c, int64_t ldc) {
-    for (int64_t i = 0; i < mr; i++)
-        for (int64_t l = 0; l < kc; l++) {
-            float ai = a[i * lda + l];
-            const float *bl = b + l * ldb;
-            float *ci = c + i * ldc;
-            for (int64_t j = 0; j < nr; j++) ci[j] += ai * bl[j];
+static void i32_run(DType t, int eb, const uint8_t *src, int64_t n, int32_t *out) {
+    if (t == DT_INT8) { for (int64_t j = 0; j < n; j++) out[j] = (int8_t)src[j]; return; }
+    for (int64_t j = 0; j < n; j++) out[j] = (int32_t)sim_read_elem(t, src + j * eb);
+}
+
+#define RUN_CHUNK 64
+
+/* Dense row-major copy (float, or int32 when f is NULL) of the leading rows x cols of a view. The
+ * layout is separable (offset = roff[i] + coff[j]), so runs of consecutive offsets are the same in
+ * every row (or column): copy along whichever direction has them (Left / Acc tiles: along rows;
+ * Right tiles: along columns, then scattered into the dense rows). */
+static void to_dense(const SimView *v, int64_t rows, int64_t cols, float *f, int32_t *q) {
+    DType t = v->buf->dtype;
+    int eb = v->eb;
+    bool along_rows = cols < 2 || v->coff[1] == v->coff[0] + 1 || !(rows > 1 && v->roff[1] == v->roff[0] + 1);
+    if (along_rows) {
+        for (int64_t j = 0; j < cols;) {
+            int64_t e = sim_run_end(v->crun, j, cols);
+            for (int64_t i = 0; i < rows; i++) {
+                const uint8_t *src = v->base + (v->roff[i] + v->coff[j]) * eb;
+                if (f) f32_run(t, eb, src, e - j, f + i * cols + j);
+                else i32_run(t, eb, src, e - j, q + i * cols + j);
+            }
+            j = e;
         }
-}
-
-void sim_mad_f32(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c) {
-    memset(c, 0, sizeof(float) * (size_t)(m * n));
-    for (int64_t l0 = 0; l0 < k; l0 += KC) {
-        int64_t kc = k - l0 < KC ? k - l0 : KC;
-        for (int64_t j0 = 0; j0 < n; j0 += NR) {
-            int64_t nr = n - j0 < NR ? n - j0 : NR;
-            for (int64_t i0 = 0; i0 < m; i0 += MR) {
-                int64_t mr = m - i0 < MR ? m - i0 : MR;
-                const float *ap = a + i0 * k + l0;
-                const float *bp = b + l0 * n + j0;
-                float *cp = c + i0 * n + j0;
-                if (mr == MR && nr == NR) micro_4x16(kc, ap, k, bp, n, cp, n);
-                else micro_edge(mr, nr, kc, ap, k, bp, n, cp, n);
+        return;
+    }
+    float tf[RUN_CHUNK];
+    int32_t ti[RUN_CHUNK];
+    for (int64_t i = 0; i < rows;) {
+        int64_t e = sim_run_end(v->rrun, i, rows);
+        for (int64_t i0 = i; i0 < e; i0 += RUN_CHUNK) {
+            int64_t len = e - i0 < RUN_CHUNK ? e - i0 : RUN_CHUNK;
+            for (int64_t j = 0; j < cols; j++) {
+                const uint8_t *src = v->base + (v->roff[i0] + v->coff[j]) * eb;
+                if (f) { f32_run(t, eb, src, len, tf); for (int64_t r = 0; r < len; r++) f[(i0 + r) * cols + j] = tf[r]; }
+                else { i32_run(t, eb, src, len, ti); for (int64_t r = 0; r < len; r++) q[(i0 + r) * cols + j] = ti[r]; }
             }
         }
+        i = e;
     }
 }
 
-/* Dense row-major float copy of rows x cols of a view. */
-static void to_dense_f32(const SimView *v, int64_t rows, int64_t cols, float *out) {
-    DType t = v->buf->dtype;
-    for (int64_t i = 0; i < rows; i++) {
-        const uint8_t *row = v->base + v->roff[i] * v->eb;
-        float *o = out + i * cols;
-        if (t == DT_FP16) {
-            for (int64_t j = 0; j < cols; j++) { uint16_t h; memcpy(&h, row + v->coff[j] * 2, 2); o[j] = fp16_to_f32(h); }
-        } else if (t == DT_FP32) {
-            for (int64_t j = 0; j < cols; j++) memcpy(&o[j], row + v->coff[j] * 4, 4);
-        } else {
-            for (int64_t j = 0; j < cols; j++) o[j] = (float)sim_read_elem(t, row + v->coff[j] * v->eb);
+/* ---------------------------------------------------------------- accumulator write-back */
+/* Bias row as the cube adds it: float (FP32 path) or int32 (INT8 path) per column. */
+static void bias_row(const SimView *bias, int64_t n, float *bf, int32_t *bi) {
+    for (int64_t j = 0; j < n; j++) {
+        double x = sim_read_elem(bias->buf->dtype, bias->base + (bias->roff[0] + bias->coff[j]) * bias->eb);
+        if (bf) bf[j] = (float)x; else bi[j] = (int32_t)x;
+    }
+}
+
+/* End of a run of columns consecutive in dst and (if any) init. */
+static int64_t acc_run_end(const SimView *dst, const SimView *init, int64_t j, int64_t n) {
+    int64_t e = sim_run_end(dst->crun, j, n);
+    if (init) { int64_t e2 = sim_run_end(init->crun, j, n); if (e2 < e) e = e2; }
+    return e;
+}
+
+/* q[t] = ((init ? init[t] + p[t] : p[t]) + (bias ? bias[t] : 0)), t < n, in float, 8 lanes at a time
+ * (the same two roundings per element as the scalar form; init may be q itself). */
+static void add_run(float *q, const float *init, const float *p, const float *bias, int64_t n) {
+    typedef float V __attribute__((vector_size(32)));
+    int64_t t = 0;
+    for (; t + 8 <= n; t += 8) {
+        V x, y;
+        memcpy(&x, p + t, sizeof x);
+        if (init) { memcpy(&y, init + t, sizeof y); x = y + x; }
+        if (bias) { memcpy(&y, bias + t, sizeof y); x = x + y; }
+        memcpy(q + t, &x, sizeof x);
+    }
+    for (; t < n; t++) {
+        float x = p[t];
+        if (init) x = init[t] + x;
+        if (bias) x = x + bias[t];
+        q[t] = x;
+    }
+}
+
+/* dst[i][j] = (init ? init[i][j] : 0) + p[i][j] (+ bias[j]), FP32 into an FP32 tile: by runs of
+ * each row; elements are still read and written in row-major order (init may alias dst). */
+static void write_acc_f32(const SimView *dst, const SimView *init, const float *bias, int64_t m, int64_t n, const float *p) {
+    bool init32 = init && init->buf->dtype == DT_FP32;
+    for (int64_t j = 0; j < n;) {
+        int64_t e = acc_run_end(dst, init32 ? init : NULL, j, n), len = e - j;
+        for (int64_t i = 0; i < m; i++) {
+            float *q = (float *)(void *)(dst->base + (dst->roff[i] + dst->coff[j]) * 4);
+            const float *pr = p + i * n + j;
+            if (!init && !bias) { memcpy(q, pr, sizeof(float) * (size_t)len); continue; }
+            const uint8_t *irow = init ? init->base + init->roff[i] * init->eb : NULL;
+            const float *ir = init32 ? (const float *)(const void *)(irow + init->coff[j] * 4) : NULL;
+            if (!init || (init32 && (ir == q || ir + len <= q || q + len <= ir))) {   /* lanes independent */
+                add_run(q, ir, pr, bias ? bias + j : NULL, len);
+                continue;
+            }
+            for (int64_t t = 0; t < len; t++) {
+                float x = pr[t], y;
+                if (init32) { memcpy(&y, irow + (init->coff[j] + t) * 4, 4); x = y + x; }
+                else if (init) x = (float)sim_read_elem(init->buf->dtype, irow + init->coff[j + t] * init->eb) + x;
+                if (bias) x = x + bias[j + t];
+                memcpy(q + t, &x, 4);
+            }
         }
+        j = e;
     }
 }
 
-static void to_dense_i32(const SimView *v, int64_t rows, int64_t cols, int32_t *out) {
-    for (int64_t i = 0; i < rows; i++) {
-        const uint8_t *row = v->base + v->roff[i] * v->eb;
-        for (int64_t j = 0; j < cols; j++) out[i * cols + j] = (int32_t)sim_read_elem(v->buf->dtype, row + v->coff[j] * v->eb);
-    }
-}
-
-static void mad_i32(int64_t m, int64_t n, int64_t k, const int32_t *a, const int32_t *b, int32_t *c) {
-    memset(c, 0, sizeof(int32_t) * (size_t)(m * n));
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t l = 0; l < k; l++) {
-            uint32_t ai = (uint32_t)a[i * k + l];
-            const int32_t *bl = b + l * n;
-            int32_t *ci = c + i * n;
-            for (int64_t j = 0; j < n; j++) ci[j] = (int32_t)((uint32_t)ci[j] + ai * (uint32_t)bl[j]);
-        }
-}
-
-/* dst[i][j] = (init ? init[i][j] : 0) + (bias ? bias[0][j] : 0) + p[i][j], p dense m x n. */
-static void write_acc(const SimView *dst, const SimView *init, const SimView *bias, int64_t m, int64_t n,
-                      const float *pf, const int32_t *pi) {
+/* The same for INT32 sums (wrapping) and for any other destination dtype (element by element). */
+static void write_acc_any(const SimView *dst, const SimView *init, const float *bf, const int32_t *bi, int64_t m,
+                          int64_t n, const float *pf, const int32_t *pi) {
     DType dt = dst->buf->dtype;
     for (int64_t i = 0; i < m; i++) {
         uint8_t *drow = dst->base + dst->roff[i] * dst->eb;
@@ -110,15 +178,15 @@ static void write_acc(const SimView *dst, const SimView *init, const SimView *bi
             if (pi) {
                 uint32_t x = (uint32_t)pi[i * n + j];
                 if (irow) x += (uint32_t)(int32_t)sim_read_elem(init->buf->dtype, irow + init->coff[j] * init->eb);
-                if (bias) x += (uint32_t)(int32_t)sim_read_elem(bias->buf->dtype, bias->base + (bias->roff[0] + bias->coff[j]) * bias->eb);
+                if (bi) x += (uint32_t)bi[j];
                 int32_t v = (int32_t)x;
                 if (dt == DT_INT32) memcpy(q, &v, 4); else sim_write_elem(dt, q, v);
                 continue;
             }
             float x = pf[i * n + j];
             if (irow) x = (float)sim_read_elem(init->buf->dtype, irow + init->coff[j] * init->eb) + x;
-            if (bias) x = x + (float)sim_read_elem(bias->buf->dtype, bias->base + (bias->roff[0] + bias->coff[j]) * bias->eb);
-            if (dt == DT_FP32) memcpy(q, &x, 4); else sim_write_elem(dt, q, x);
+            if (bf) x = x + bf[j];
+            sim_write_elem(dt, q, x);
         }
     }
 }
@@ -152,18 +220,24 @@ bool sim_exec_matmul(SimRun *s, const SimDyn *d) {
     const SimView *init = NULL, *bias = NULL;
     if (i->op == MI_TMATMUL_ACC) init = i->src2 >= 0 ? &s->views[i->src2] : dst;
     if (i->op == MI_TMATMUL_BIAS) bias = &s->views[i->src2];
-    if (a->buf->dtype == DT_INT8) {
-        vec_reserve(&c->ia, (int)(m * k)); vec_reserve(&c->ib, (int)(k * n)); vec_reserve(&c->ic, (int)(m * n));
-        to_dense_i32(a, m, k, c->ia.data);
-        to_dense_i32(b, k, n, c->ib.data);
-        mad_i32(m, n, k, c->ia.data, c->ib.data, c->ic.data);
-        write_acc(dst, init, bias, m, n, NULL, c->ic.data);
+    int64_t ws = sim_mad_ws_elems(m, n, k);
+    if (a->buf->dtype == DT_INT8) {   /* dense A | dense B | kernel workspace; C; bias row */
+        vec_reserve(&c->ia, (int)(m * k + k * n + ws)); vec_reserve(&c->ic, (int)(m * n + n));
+        int32_t *da = c->ia.data, *db = da + m * k, *bi = bias ? c->ic.data + m * n : NULL;
+        to_dense(a, m, k, NULL, da);
+        to_dense(b, k, n, NULL, db);
+        sim_mad_i32_ws(m, n, k, da, db, c->ic.data, db + k * n);
+        if (bias) bias_row(bias, n, NULL, bi);
+        write_acc_any(dst, init, NULL, bi, m, n, NULL, c->ic.data);
         return true;
     }
-    vec_reserve(&c->fa, (int)(m * k)); vec_reserve(&c->fb, (int)(k * n)); vec_reserve(&c->fc, (int)(m * n));
-    to_dense_f32(a, m, k, c->fa.data);
-    to_dense_f32(b, k, n, c->fb.data);
-    sim_mad_f32(m, n, k, c->fa.data, c->fb.data, c->fc.data);
-    write_acc(dst, init, bias, m, n, c->fc.data, NULL);
+    vec_reserve(&c->fa, (int)(m * k + k * n + ws)); vec_reserve(&c->fc, (int)(m * n + n));
+    float *da = c->fa.data, *db = da + m * k, *bf = bias ? c->fc.data + m * n : NULL;
+    to_dense(a, m, k, da, NULL);
+    to_dense(b, k, n, db, NULL);
+    sim_mad_f32_ws(m, n, k, da, db, c->fc.data, db + k * n);
+    if (bias) bias_row(bias, n, bf, NULL);
+    if (dst->buf->dtype == DT_FP32) write_acc_f32(dst, init, bf, m, n, c->fc.data);
+    else write_acc_any(dst, init, bf, NULL, m, n, c->fc.data, NULL);
     return true;
 }

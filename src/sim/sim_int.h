@@ -7,6 +7,8 @@
 
 #include "sim/sim.h"
 
+#include <string.h>
+
 #define SIM_MAX_EVENTS 16        /* event IDs per (src, dst) direction accepted by the simulator */
 #define SIM_GRANULE 32           /* bytes per shadow-memory granule */
 #define SIM_MAX_MSGS 100         /* cap on race / sync-error messages */
@@ -54,12 +56,33 @@ typedef struct SimView {
     uint8_t *base;               /* mem[space] + addr */
     int eb;                      /* element bytes */
     int64_t *roff, *coff;        /* rows, cols entries */
+    int32_t *rrun, *crun;        /* rrun[i]: rows i, i + 1, ... with consecutive offsets (>= 1); crun: columns */
 } SimView;
+
+/* End (exclusive, <= n) of the run of consecutive offsets from index j of a run table. */
+static inline int64_t sim_run_end(const int32_t *run, int64_t j, int64_t n) {
+    return j + run[j] < n ? j + run[j] : n;
+}
 
 /* Address of element (r, c) of a buffer through its view. */
 static inline uint8_t *sim_elem_ptr(const SimView *v, int64_t r, int64_t c) {
     return v->base + (v->roff[r] + v->coff[c]) * v->eb;
 }
+
+/* memcpy of n bytes; the box-row sizes of tile layouts (16 / 32 / 64 bytes) inline. */
+static inline void sim_copy_bytes(uint8_t *d, const uint8_t *s, int64_t n) {
+    if (n == 32) memcpy(d, s, 32);
+    else if (n == 64) memcpy(d, s, 64);
+    else if (n == 16) memcpy(d, s, 16);
+    else memcpy(d, s, (size_t)n);
+}
+
+/* Rows [0, nr) x columns [0, nc) of a view copied from (to_view) or to memory of its dtype whose
+ * row r starts at mem + r * ld elements (layout.c). */
+void sim_rows_copy(const SimView *v, int64_t nr, int64_t nc, uint8_t *mem, int64_t ld, bool to_view);
+
+/* n FP16 values at src -> float, vectorised, bit-identical to fp16_to_f32 (mad.c). */
+void sim_fp16_run(const uint8_t *src, int64_t n, float *out);
 
 /* Buffer id `id` exists and lies in Vec (the vector instructions' operands). */
 #define SIM_IS_VEC_BUF(s, id) ((id) >= 0 && (id) < (s)->k->nbufs && (s)->k->bufs[(id)].space == MS_VEC)
