@@ -80,11 +80,42 @@ static Expr *move_to(Infer *in, StmtList *l, int *at, Expr *arg, MemSpace sp, Sp
     return ir_ref(v);
 }
 
+static bool spaceless_tile(const Type *t) { return t && t->kind == TY_TILE && t->space == MS_NONE; }
+
+/* A loop carrying a tile whose space Phase 0/1 only now decided (a tile.load without target_memory
+ * before the loop): its iter args take the init's type before the body is visited, its return vars
+ * the iter args' after. */
+static void carry_spaces_in(VarList *iter_args) {
+    for (int a = 0; a < iter_args->len; a++) {
+        Var *v = iter_args->items[a];
+        if (spaceless_tile(v->type) && v->init && v->init->type && v->init->type->kind == TY_TILE &&
+            v->init->type->space != MS_NONE)
+            pass_var_set_type(v, v->init->type);
+    }
+}
+
+static void carry_spaces_out(const VarList *iter_args, VarList *return_vars) {
+    for (int a = 0; a < return_vars->len && a < iter_args->len; a++)
+        if (spaceless_tile(return_vars->items[a]->type) && !spaceless_tile(iter_args->items[a]->type))
+            pass_var_set_type(return_vars->items[a], iter_args->items[a]->type);
+}
+
 static void infer_list(Infer *in, StmtList *l) {
     int saved = in->ncache;
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_FOR) { infer_list(in, &s->for_.body); continue; }
+        if (s->kind == ST_FOR) {
+            carry_spaces_in(&s->for_.iter_args);
+            infer_list(in, &s->for_.body);
+            carry_spaces_out(&s->for_.iter_args, &s->for_.return_vars);
+            continue;
+        }
+        if (s->kind == ST_WHILE) {
+            carry_spaces_in(&s->while_.iter_args);
+            infer_list(in, &s->while_.body);
+            carry_spaces_out(&s->while_.iter_args, &s->while_.return_vars);
+            continue;
+        }
         if (s->kind == ST_IF) { infer_list(in, &s->if_.then_body); infer_list(in, &s->if_.else_body); continue; }
         Expr *c = pass_stmt_call(s);
         if (!c || c->call.op == OP_NONE) continue;
