@@ -568,6 +568,7 @@ bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx) {
         vec_free(&entry);
         if (!ok) return false;
         drop_dead_slices(f, &f->body);
+        pass_refresh_loop_results(&f->body);
         if (!exit_stores(ctx, p, f)) return false;
     }
     return true;

@@ -87,6 +87,9 @@ int pass_user_name_len(const char *name);
 Expr *pass_stmt_call(Stmt *s);
 bool pass_is_op(const Expr *e, OpId op);
 void pass_var_set_type(Var *v, Type *t);
+/* A loop's spaceless tile results take the space of what its body yields (a pass re-typed the body:
+ * a vector op's result is in Vec), as the parser types them, so the printed IR parses back equal. */
+void pass_refresh_loop_results(StmtList *l);
 /* Buffer aliasing in one function body: for every variable, the variable whose buffer it is — through
  * plain copies, the in-place result of a writing op (the op table's reuses_input: tensor.assemble,
  * tile.store, matmul_acc, ...), a kernel call's result (the argument it returns), loop iter_args

@@ -172,3 +172,27 @@ int pass_inplace_slot(const Expr *e) {
     int slot = ir_op_info(e->call.op)->reuses_input;
     return slot < e->call.nargs ? slot : -1;
 }
+
+/* ---- loop results after re-typing ---- */
+static void refresh_results(VarList *rv, const StmtList *body) {
+    if (!rv->len || !body->len) return;
+    const Stmt *y = body->items[body->len - 1];
+    if (y->kind != ST_YIELD) return;
+    for (int i = 0; i < rv->len && i < y->yield.n; i++) {
+        Var *r = rv->items[i];
+        const Type *yt = y->yield.values[i]->type;
+        if (r->type && r->type->kind == TY_TILE && r->type->space == MS_NONE && yt && yt->kind == TY_TILE &&
+            yt->space != MS_NONE && ir_type_same_shape(r->type, yt))
+            pass_var_set_type(r, (Type *)yt);
+    }
+}
+
+void pass_refresh_loop_results(StmtList *l) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_FOR) { pass_refresh_loop_results(&s->for_.body); refresh_results(&s->for_.return_vars, &s->for_.body); }
+        if (s->kind == ST_WHILE) { pass_refresh_loop_results(&s->while_.body); refresh_results(&s->while_.return_vars, &s->while_.body); }
+        if (s->kind == ST_IF) { pass_refresh_loop_results(&s->if_.then_body); pass_refresh_loop_results(&s->if_.else_body); }
+        if (s->kind == ST_SCOPE) pass_refresh_loop_results(&s->scope.body);
+    }
+}
