@@ -154,6 +154,14 @@ static void try_region(PassCtx *ctx, Function *f, StmtList *list, int at, int co
         return;
     }
     const Target *t = ctx->target;
+    int64_t kal = t->l0_align, eb = dtype_bytes(sh.in);
+    if (eb > 0 && 32 / eb > kal) kal = 32 / eb;              /* an INT8 K steps by its 32-byte box */
+    if (ok && r.K % kal) {
+        /* a core's block would fit Mat and keep K whole in L0 (AutoTileMatmulL0 cannot tile a K that is
+         * not a whole number of fractals, PH-AT-007); on one core AutoTileL1 peels the sub-fractal part */
+        ok = false;
+        why = "its K is not a multiple of the cube fractal, so a core's block would keep K whole in L0";
+    }
     if (!ok) {
         pass_hint(ctx, mm->span, "PH-SC-002",
                   "region '%s' (matmul [%lld, %lld] x K %lld) is not split across cores although %d x %d blocks of [%lld, %lld] "

@@ -40,8 +40,8 @@ static int64_t chunk_cube_cycles(const Target *t, const L1Problem *p, int64_t m,
  * the enclosing pipeline's stages (2 for the chunk loop, 1 for the head chunk). Then the L0A / L0B bytes
  * its tiles will really occupy (*ua, *ub): per stage clone one k-tile and, when the tile does not divide
  * the chunk, the peeled K tail's tile; the Right tile's n boxed to 16 (the chooser counts it unpadded). */
-static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t k, int64_t stages, int64_t *ua,
-                     int64_t *ub, int64_t *cycles) {
+static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t k, int64_t stages, bool whole_acc,
+                     int64_t *ua, int64_t *ub, int64_t *cycles) {
     const Target *t = ctx->target;
     *ua = *ub = 0;
     if (k == 0) return true;
@@ -59,7 +59,8 @@ static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int
     L0TileConfig cfg;
     tile_pass_config(&cfg, t, m, n, k, p->a, p->b, p->c, &o);
     cfg.min_m = m, cfg.min_n = n;
-    cfg.l0a_bytes /= stages, cfg.l0b_bytes /= stages;   /* L0C whole: the clones chain one accumulator (AutoTileMatmulL0) */
+    cfg.l0a_bytes /= stages, cfg.l0b_bytes /= stages;
+    if (!whole_acc) cfg.l0c_bytes /= stages;
     L0TileResult r;
     char err[512];
     if (!tile_choose_l0(&cfg, &r, err, sizeof err) || r.m != m || r.n != n) return false;
@@ -74,11 +75,12 @@ static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int
  * when it is a different size, and a sub-fractal K head (left untiled, whole in L0, one 32-byte K box of
  * each operand). Their L0 tiles are summed: the head's are not shared with the loop's (its loads are
  * hoisted beside the loop's), so all must fit L0A / L0B together. */
-static bool l0_accepts(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t kb, int64_t kal, int64_t *cycles) {
+static bool l0_accepts(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int64_t kb, int64_t kal, bool tight,
+                       int64_t *cycles) {
     const Target *t = ctx->target;
     int64_t head = p->K % kb ? p->K % kb : kb, tiled_head = head - head % kal, ua, ub, ha, hb, unused;
-    if (!l0_usage(ctx, p, m, n, kb, 2, &ua, &ub, cycles)) return false;
-    if (tiled_head != kb && !l0_usage(ctx, p, m, n, tiled_head, 1, &ha, &hb, &unused)) return false;
+    if (!l0_usage(ctx, p, m, n, kb, 2, tight, &ua, &ub, cycles)) return false;
+    if (tiled_head != kb && !l0_usage(ctx, p, m, n, tiled_head, 1, tight, &ha, &hb, &unused)) return false;
     if (tiled_head == kb) ha = hb = 0;
     int64_t sub = p->K % t->l0_align ? 32 : 0;
     ua += ha + align_up(m, 16) * sub, ub += hb + align_up(n, 16) * sub;
@@ -114,17 +116,22 @@ static int extent_candidates(int64_t ext, int64_t al, int64_t *out) {
 }
 
 static bool score(PassCtx *ctx, const L1Problem *p, int64_t mb, int64_t nb, int64_t kb, int64_t kal, int64_t budget,
-                  L1Choice *c) {
+                  bool tight, L1Choice *c) {
     const Target *t = ctx->target;
-    /* the head chunk outside the pipeline keeps its own buffers beside the two stage buffers */
-    int64_t mat = 2 * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
+    /* Tight (uniform blocks and chunks only: every block and chunk one shape, the head chunk a full
+     * one): the head chunk's Mat tiles take the last stage's buffers (MemoryReuse) and its L0 tiles the
+     * loop's (AutoTileMatmulL0 tiles a chain head with the pipeline's budget), and the carried
+     * accumulator has the whole L0C (the clones chain one value). Otherwise, conservatively, the head
+     * keeps buffers of its own beside the two stage buffers and L0C is split per stage, as for any
+     * pipelined tile: ragged tails and sub-fractal heads add shapes whose placement is not predicted. */
+    int64_t mat = (tight ? 2 : 3) * (at_l1_mat_bytes(t, p->a, mb, kb) + at_l1_mat_bytes(t, p->b, kb, nb));
     if (mat > budget) return false;
     int64_t mt = p->M % mb, nt = p->N % nb, cyc[4];
     /* every block shape that occurs must be accepted: full, M tail, N tail, corner */
-    if (!l0_accepts(ctx, p, mb, nb, kb, kal, &cyc[0])) return false;
-    if (mt && !l0_accepts(ctx, p, mt, nb, kb, kal, &cyc[1])) return false;
-    if (nt && !l0_accepts(ctx, p, mb, nt, kb, kal, &cyc[2])) return false;
-    if (mt && nt && !l0_accepts(ctx, p, mt, nt, kb, kal, &cyc[3])) return false;
+    if (!l0_accepts(ctx, p, mb, nb, kb, kal, tight, &cyc[0])) return false;
+    if (mt && !l0_accepts(ctx, p, mt, nb, kb, kal, tight, &cyc[1])) return false;
+    if (nt && !l0_accepts(ctx, p, mb, nt, kb, kal, tight, &cyc[2])) return false;
+    if (mt && nt && !l0_accepts(ctx, p, mt, nt, kb, kal, tight, &cyc[3])) return false;
     int64_t fm = p->M / mb, fn = p->N / nb;
     double total = (double)(fm * fn) * block_cycles(ctx, p, mb, nb, kb, cyc[0]);
     if (mt) total += (double)fn * block_cycles(ctx, p, mt, nb, kb, cyc[1]);
@@ -159,8 +166,12 @@ bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *ou
     for (int i = 0; i < nm; i++)
         for (int j = 0; j < nn; j++)
             for (int q = 0; q < nk; q++) {
-                L1Choice c;
-                if (!score(ctx, p, ms[i], ns[j], ks[q], kal, budget, &c)) continue;
+                L1Choice c, ct;
+                bool uniform = p->M % ms[i] == 0 && p->N % ns[j] == 0 && p->K % ks[q] == 0;
+                bool ok = score(ctx, p, ms[i], ns[j], ks[q], kal, budget, false, &c);
+                if (uniform && score(ctx, p, ms[i], ns[j], ks[q], kal, budget, true, &ct) && (!ok || ct.cycles < c.cycles))
+                    c = ct, ok = true;
+                if (!ok) continue;
                 c.kal = kal;
                 /* ties: fewer blocks, then the larger K chunk (fewer loop trips) */
                 if (!found || c.cycles < out->cycles ||
