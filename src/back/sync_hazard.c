@@ -29,7 +29,19 @@ typedef struct Scan {
     Pipe np;                  /* its pipe */
     int skip_after;           /* element whose after-list the next visit must skip (once), -1 none */
     int loop;                 /* LOOP_END index while scanning the previous iteration, else -1 */
+    unsigned need;            /* pipes whose synced flag can still change the outcome (bit per pipe) */
 } Scan;
+
+/* The scan state is absorbing once every pipe in sc->need is synced: synced flags only ever turn
+ * true (a merge ANDs two copies of one state), check_front skips synced pipes, and the flags of
+ * other pipes decide nothing for the elements still to be scanned. Stopping there keeps the
+ * result identical and makes each scan end at the nearest point that orders every pipe in use
+ * (compile time linear in the program instead of quadratic). */
+static bool st_done(const Scan *sc, const ScanState *st) {
+    for (int p = 0; p < PIPE_COUNT; p++)
+        if ((sc->need >> p & 1u) && !st->synced[p]) return false;
+    return true;
+}
 
 static void st_init(ScanState *s, int cap) {
     memset(s->synced, 0, sizeof s->synced);
@@ -197,11 +209,17 @@ static int scan_step(Scan *sc, ScanState *st, int i) {
 /* Scans elements hi, hi-1, ..., lo backwards. */
 static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
     int i = hi;
-    while (i >= lo) i = scan_step(sc, st, i);
+    while (i >= lo && !st_done(sc, st)) i = scan_step(sc, st, i);
 }
 
-static void scan_forward(SyncCtx *c, int now) {
-    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
+/* Pipes with a compound that check_front may test against `np` (none for PIPE_NONE, none for S
+ * against S). */
+static unsigned need_mask(unsigned used, Pipe np) {
+    return np == PIPE_S ? used & ~(1u << PIPE_S) : used;
+}
+
+static void scan_forward(SyncCtx *c, int now, unsigned used) {
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1, need_mask(used, c->el.data[now].pipe) };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -211,8 +229,8 @@ static void scan_forward(SyncCtx *c, int now) {
 
 /* Loop-carried pass for one body op: the current iteration back to the loop head, then the whole
  * body again as the previous iteration (ops after `now` are the interesting producers). */
-static void scan_carried(SyncCtx *c, int now, int lb, int le) {
-    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
+static void scan_carried(SyncCtx *c, int now, int lb, int le, unsigned used) {
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1, need_mask(used, c->el.data[now].pipe) };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -224,16 +242,27 @@ static void scan_carried(SyncCtx *c, int now, int lb, int le) {
     free(st.found);
 }
 
+/* used[i]: the pipes of the compounds among elements 0..i-1 (what a scan ending before i can meet) */
 void sync_analyse(SyncCtx *c) {
+    unsigned *used = calloc((size_t)c->el.len + 1, sizeof *used);
+    PTOC_ASSERT(used, "out of memory");
     for (int i = 0; i < c->el.len; i++) {
         const SyncEl *e = &c->el.data[i];
-        if (e->kind == EK_COMPOUND && e->pipe != PIPE_NONE) scan_forward(c, i);
+        bool pipe_op = e->kind == EK_COMPOUND && e->pipe != PIPE_NONE;
+        PTOC_ASSERT(!pipe_op || (unsigned)e->pipe < PIPE_COUNT, "sync: compound on an unknown pipe");
+        used[i + 1] = used[i] | (pipe_op ? 1u << e->pipe : 0u);
+    }
+    for (int i = 0; i < c->el.len; i++) {
+        const SyncEl *e = &c->el.data[i];
+        if (e->kind == EK_COMPOUND && e->pipe != PIPE_NONE) scan_forward(c, i, used[i]);
         if (e->kind == EK_LOOP_END) {
             int lb = e->begin, le = i;
             for (int n = lb + 1; n < le; n++)
-                if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE) scan_carried(c, n, lb, le);
+                if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE)
+                    scan_carried(c, n, lb, le, used[le]);
         }
     }
+    free(used);
 }
 
 /* ---- token safety (after stage 4) ----
@@ -262,6 +291,7 @@ static bool walk_to_wait(Scan *sc, ScanState *st, int hi, int w) {
     const SyncOp *o = &c->ops.data[w];
     int ew = o->elem, i = hi;
     while (i > ew) {
+        if (st->synced[o->dst]) return true;   /* monotonic: the answer cannot change any more */
         const SyncEl *e = &c->el.data[i];
         if (e->kind == EK_IF_END && e->begin < ew) {          /* enter the branch holding the wait */
             visit_list(sc, st, i, true);
@@ -295,7 +325,8 @@ int sync_common_loop(const SyncCtx *c, int ra, int rb) {
 }
 
 bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region) {
-    Scan sc = { c, -1, c->ops.data[set].pipe, -1, -1 };
+    /* only the wait's pipe decides; once synced it stays synced */
+    Scan sc = { c, -1, c->ops.data[set].pipe, -1, -1, 1u << c->ops.data[wait].dst };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     int i = walk_start(&sc, &st, set);
@@ -304,7 +335,7 @@ bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region) {
         ok = walk_to_wait(&sc, &st, i, wait);
     } else {                  /* back to the loop head, over the back edge, down to the wait */
         const SyncRegion *r = &c->regions.data[loop_region];
-        while (i > r->begin) i = scan_step(&sc, &st, i);
+        while (i > r->begin && !st_done(&sc, &st)) i = scan_step(&sc, &st, i);
         visit_list(&sc, &st, r->begin, true);
         visit_list(&sc, &st, r->end, false);
         ok = walk_to_wait(&sc, &st, r->end - 1, wait);
