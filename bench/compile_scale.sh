@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench/compile_scale — compile time against program size (issue 12 point 4), in-process compile_ms of
 # `ptoc compile --json` (parse, every pass, lowering, sync, .pto), median of REPS runs:
-#   256 matmuls in one region   vs 1 matmul (bench/gen_scale.sh mm)        target ratio <= 400x
-#   256 regions                 vs 1 region (bench/gen_scale.sh region)    target ratio <= 400x
-#   10,000 statements in one region (bench/gen_scale.sh stmt)              target <= 200 ms
+#   256 matmuls in one region   vs 1 matmul (bench/gen/scale.sh mm)        target ratio <= 400x
+#   256 regions                 vs 1 region (bench/gen/scale.sh region)    target ratio <= 400x
+#   10,000 statements in one region (bench/gen/scale.sh stmt)              target <= 200 ms
 #   (1,000 statements printed beside it, so the growth from 1k to 10k shows)
 # The baselines (1 unit) are measured in the same run; the per-pass split of the big programs is
 # printed for the passes above 5% of the total.
@@ -18,7 +18,7 @@ trap 'rm -rf "$TMP"' EXIT
 HERE=$(dirname "$0")
 for spec in "mm 1" "mm 256" "region 1" "region 256" "stmt 1000" "stmt 10000"; do
     set -- $spec
-    bash "$HERE/gen_scale.sh" "$1" "$2" > "$TMP/$1_$2.py"
+    bash "$HERE/gen/scale.sh" "$1" "$2" > "$TMP/$1_$2.py"
 done
 # median_compile NAME REPS: median compile_ms over REPS runs (ms, 3 decimals)
 median_compile() {

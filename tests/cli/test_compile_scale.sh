@@ -19,7 +19,7 @@ trap 'rm -rf "$TMP"' EXIT
 ok() { echo "PASS $1"; PASS=$((PASS + 1)); }
 ko() { echo "FAIL $1: $2"; FAIL=$((FAIL + 1)); }
 
-bash bench/gen_scale.sh mm 512 > "$TMP/mm512.py"
+bash bench/gen/scale.sh mm 512 > "$TMP/mm512.py"
 if "$PTOC" compile "$TMP/mm512.py" --json > "$TMP/mm512.json" 2> "$TMP/err"; then
     ms=$(grep -o '"compile_ms":[0-9.e+-]*' "$TMP/mm512.json" | cut -d: -f2)
     if awk -v m="$ms" 'BEGIN { exit !(m < 2000) }'; then ok "512 matmuls in one region compile in ${ms} ms (< 2000)"
@@ -30,7 +30,7 @@ fi
 
 for spec in "mm 64" "region 64" "stmt 1000"; do
     set -- $spec
-    bash bench/gen_scale.sh "$1" "$2" > "$TMP/p.py"
+    bash bench/gen/scale.sh "$1" "$2" > "$TMP/p.py"
     if "$PTOC" run "$TMP/p.py" > "$TMP/out" 2>&1 && grep -q '^OK' "$TMP/out"; then ok "run gen_scale $1 $2"
     else ko "run gen_scale $1 $2" "$(head -3 "$TMP/out")"; fi
 done

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# bench/gen_scale — prints a generated pl program of N units to stdout (the compile-scaling programs of
+# bench/gen/scale — prints a generated pl program of N units to stdout (the compile-scaling programs of
 # issue 12 point 4; used by bench/compile_scale.sh and tests/cli/test_compile_scale.sh):
 #   mm N     one pl.at region holding N independent 16x16x16 fp16 matmuls, one row block each
 #   region N N pl.at regions of one such matmul each (N kernels, N tasks)
 #   stmt N   one pl.at region holding a chain of N statements (t = pl.add(t, 1.0) on a 16x16 fp32
 #            tile: N - 1 vector ops and the store)
-# Usage: bash bench/gen_scale.sh KIND N > prog.py
+# Usage: bash bench/gen/scale.sh KIND N > prog.py
 set -eu
 kind=$1 n=$2
-[ "$n" -ge 1 ] || { echo "gen_scale: N must be >= 1" >&2; exit 2; }
+[ "$n" -ge 1 ] || { echo "gen/scale: N must be >= 1" >&2; exit 2; }
 echo "import pypto.language as pl"
 echo
 echo "@pl.jit"
@@ -34,5 +34,5 @@ stmt)
     for ((i = 2; i < n; i++)); do echo "        t = pl.add(t, 1.0)"; done
     echo "        y[:] = t"
     echo "    return y" ;;
-*) echo "gen_scale: unknown kind '$kind' (mm, region, stmt)" >&2; exit 2 ;;
+*) echo "gen/scale: unknown kind '$kind' (mm, region, stmt)" >&2; exit 2 ;;
 esac
