@@ -29,7 +29,20 @@ typedef struct Scan {
     Pipe np;                  /* its pipe */
     int skip_after;           /* element whose after-list the next visit must skip (once), -1 none */
     int loop;                 /* LOOP_END index while scanning the previous iteration, else -1 */
+    unsigned need;            /* pipes whose synced flag can still change the outcome (bit per pipe) */
+    SyncSkip *skip;           /* stage 2: jump over elements whose visit is a no-op (NULL: visit all) */
 } Scan;
+
+/* The scan state is absorbing once every pipe in sc->need is synced: synced flags only ever turn
+ * true (a merge ANDs two copies of one state), check_front skips synced pipes, and the flags of
+ * other pipes decide nothing for the elements still to be scanned. Stopping there keeps the
+ * result identical and makes each scan end at the nearest point that orders every pipe in use
+ * (compile time linear in the program instead of quadratic). */
+static bool st_done(const Scan *sc, const ScanState *st) {
+    for (int p = 0; p < PIPE_COUNT; p++)
+        if ((sc->need >> p & 1u) && !st->synced[p]) return false;
+    return true;
+}
 
 static void st_init(ScanState *s, int cap) {
     memset(s->synced, 0, sizeof s->synced);
@@ -111,8 +124,14 @@ static bool hazard(const SyncEl *f, const SyncEl *n) {
     return f->pipe != n->pipe && any_overlap(n->rd, n->nrd, f->rd, f->nrd, true);
 }
 
+static void note_new_ops(Scan *sc, int from) {
+    if (!sc->skip) return;
+    for (int op = from; op < sc->c->ops.len; op++) sync_skip_note(sc->skip, sc->c, op);
+}
+
 static void insert_sync(Scan *sc, int f) {
     SyncCtx *c = sc->c;
+    int nops = c->ops.len;
     Pipe fp = c->el.data[f].pipe, np = c->el.data[sc->now].pipe;
     if (fp == np) {
         IntVec *l = sync_list(c, sc->now, false);
@@ -121,6 +140,7 @@ static void insert_sync(Scan *sc, int f) {
             if (o->kind == SO_BARRIER && o->pipe == np) return;
         }
         sync_op_new(c, (SyncOp){ .kind = SO_BARRIER, .pipe = np, .pair = -1 }, sc->now, false);
+        note_new_ops(sc, nops);
         return;
     }
     SyncPair p = { .src = fp, .dst = np, .loop = sc->loop, .nid = 1, .event = -1, .comp_set = -1, .comp_wait = -1 };
@@ -130,6 +150,7 @@ static void insert_sync(Scan *sc, int f) {
     int w = sync_op_new(c, (SyncOp){ .kind = SO_WAIT, .src = fp, .dst = np, .pipe = np, .pair = k }, sc->now, false);
     c->pairs.data[k].set = s;
     c->pairs.data[k].wait = w;
+    note_new_ops(sc, nops);
 }
 
 static void check_front(Scan *sc, ScanState *st, int f) {
@@ -195,13 +216,33 @@ static int scan_step(Scan *sc, ScanState *st, int i) {
 }
 
 /* Scans elements hi, hi-1, ..., lo backwards. */
-static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
-    int i = hi;
-    while (i >= lo) i = scan_step(sc, st, i);
+/* The element kinds whose visit can still change st (or insert a sync): structure, waits and sets
+ * (found / promotion), a barrier on the scanned pipe while it is unsynced, a PIPE_ALL barrier, and
+ * the compounds of the needed pipes not yet synced (check_front). Every other element is a no-op. */
+static uint64_t skip_select(const Scan *sc, const ScanState *st) {
+    uint64_t sel = 1ull << SK_STRUCT | 1ull << SK_WAIT | 1ull << SK_SET | 1ull << (SK_BARRIER + PIPE_ALL);
+    if ((unsigned)sc->np < PIPE_COUNT && !st->synced[sc->np]) sel |= 1ull << (SK_BARRIER + sc->np);
+    for (int p = 0; p < PIPE_COUNT; p++)
+        if ((sc->need >> p & 1u) && !st->synced[p]) sel |= 1ull << (SK_PIPE + p);
+    return sel;
 }
 
-static void scan_forward(SyncCtx *c, int now) {
-    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
+static void scan_range(Scan *sc, ScanState *st, int lo, int hi) {
+    int i = hi;
+    while (i >= lo && !st_done(sc, st)) {
+        if (sc->skip && (i = sync_skip_prev(sc->skip, skip_select(sc, st), i, lo)) < lo) break;
+        i = scan_step(sc, st, i);
+    }
+}
+
+/* Pipes with a compound that check_front may test against `np` (none for PIPE_NONE, none for S
+ * against S). */
+static unsigned need_mask(unsigned used, Pipe np) {
+    return np == PIPE_S ? used & ~(1u << PIPE_S) : used;
+}
+
+static void scan_forward(SyncCtx *c, int now, unsigned used, SyncSkip *skip) {
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1, need_mask(used, c->el.data[now].pipe), skip };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -211,8 +252,8 @@ static void scan_forward(SyncCtx *c, int now) {
 
 /* Loop-carried pass for one body op: the current iteration back to the loop head, then the whole
  * body again as the previous iteration (ops after `now` are the interesting producers). */
-static void scan_carried(SyncCtx *c, int now, int lb, int le) {
-    Scan sc = { c, now, c->el.data[now].pipe, -1, -1 };
+static void scan_carried(SyncCtx *c, int now, int lb, int le, unsigned used, SyncSkip *skip) {
+    Scan sc = { c, now, c->el.data[now].pipe, -1, -1, need_mask(used, c->el.data[now].pipe), skip };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     visit_list(&sc, &st, now, false);
@@ -224,16 +265,30 @@ static void scan_carried(SyncCtx *c, int now, int lb, int le) {
     free(st.found);
 }
 
+/* used[i]: the pipes of the compounds among elements 0..i-1 (what a scan ending before i can meet) */
 void sync_analyse(SyncCtx *c) {
+    unsigned *used = calloc((size_t)c->el.len + 1, sizeof *used);
+    PTOC_ASSERT(used, "out of memory");
+    SyncSkip skip;
+    sync_skip_init(&skip, c);
     for (int i = 0; i < c->el.len; i++) {
         const SyncEl *e = &c->el.data[i];
-        if (e->kind == EK_COMPOUND && e->pipe != PIPE_NONE) scan_forward(c, i);
+        bool pipe_op = e->kind == EK_COMPOUND && e->pipe != PIPE_NONE;
+        PTOC_ASSERT(!pipe_op || (unsigned)e->pipe < PIPE_COUNT, "sync: compound on an unknown pipe");
+        used[i + 1] = used[i] | (pipe_op ? 1u << e->pipe : 0u);
+    }
+    for (int i = 0; i < c->el.len; i++) {
+        const SyncEl *e = &c->el.data[i];
+        if (e->kind == EK_COMPOUND && e->pipe != PIPE_NONE) scan_forward(c, i, used[i], &skip);
         if (e->kind == EK_LOOP_END) {
             int lb = e->begin, le = i;
             for (int n = lb + 1; n < le; n++)
-                if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE) scan_carried(c, n, lb, le);
+                if (c->el.data[n].kind == EK_COMPOUND && c->el.data[n].pipe != PIPE_NONE)
+                    scan_carried(c, n, lb, le, used[le], &skip);
         }
     }
+    free(used);
+    sync_skip_free(&skip);
 }
 
 /* ---- token safety (after stage 4) ----
@@ -262,6 +317,7 @@ static bool walk_to_wait(Scan *sc, ScanState *st, int hi, int w) {
     const SyncOp *o = &c->ops.data[w];
     int ew = o->elem, i = hi;
     while (i > ew) {
+        if (st->synced[o->dst]) return true;   /* monotonic: the answer cannot change any more */
         const SyncEl *e = &c->el.data[i];
         if (e->kind == EK_IF_END && e->begin < ew) {          /* enter the branch holding the wait */
             visit_list(sc, st, i, true);
@@ -295,7 +351,8 @@ int sync_common_loop(const SyncCtx *c, int ra, int rb) {
 }
 
 bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region) {
-    Scan sc = { c, -1, c->ops.data[set].pipe, -1, -1 };
+    /* only the wait's pipe decides; once synced it stays synced */
+    Scan sc = { c, -1, c->ops.data[set].pipe, -1, -1, 1u << c->ops.data[wait].dst, NULL };
     ScanState st;
     st_init(&st, c->pairs.len + 16);
     int i = walk_start(&sc, &st, set);
@@ -304,7 +361,7 @@ bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region) {
         ok = walk_to_wait(&sc, &st, i, wait);
     } else {                  /* back to the loop head, over the back edge, down to the wait */
         const SyncRegion *r = &c->regions.data[loop_region];
-        while (i > r->begin) i = scan_step(&sc, &st, i);
+        while (i > r->begin && !st_done(&sc, &st)) i = scan_step(&sc, &st, i);
         visit_list(&sc, &st, r->begin, true);
         visit_list(&sc, &st, r->end, false);
         ok = walk_to_wait(&sc, &st, r->end - 1, wait);

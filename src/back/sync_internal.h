@@ -105,6 +105,17 @@ bool sync_ordered(SyncCtx *c, int set, int wait, int loop_region);
 /* innermost loop region holding both regions, -1 none */
 int sync_common_loop(const SyncCtx *c, int ra, int rb);
 
+/* sync_skip.c — which elements a backward scan can jump over (see the file). Bit kinds: */
+enum { SK_PIPE = 0,                    /* + p: a compound on pipe p */
+       SK_BARRIER = PIPE_COUNT,        /* + p: a barrier on pipe p (PIPE_ALL included) */
+       SK_WAIT = 2 * PIPE_COUNT, SK_SET, SK_STRUCT, SK_COUNT };
+typedef struct SyncSkip { int n, nw; uint64_t *bits[SK_COUNT]; } SyncSkip;
+void sync_skip_init(SyncSkip *s, const SyncCtx *c);
+void sync_skip_note(SyncSkip *s, const SyncCtx *c, int op);   /* op was attached to its element */
+void sync_skip_free(SyncSkip *s);
+/* the highest element in [lo, i] holding any kind of the mask sel (bit k = kind k), else lo - 1 */
+int sync_skip_prev(const SyncSkip *s, uint64_t sel, int i, int lo);
+
 /* stages */
 void sync_analyse(SyncCtx *c);        /* sync_hazard.c: stage 2 */
 void sync_move(SyncCtx *c);           /* sync_move.c: stage 3 */

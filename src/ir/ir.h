@@ -335,7 +335,9 @@ bool ir_view_equal(const TileView *a, const TileView *b);
 int64_t ir_tile_physical_bytes(const Type *tile, int64_t l0c_align_m);
 
 /* ---------------------------------------------------------------- walking and rewriting (ir/util.c) */
-typedef struct VarMap { Var **from; Expr **to; int len, cap; } VarMap;   /* substitution Var -> Expr */
+/* substitution Var -> Expr, in insertion order; slot is a hash index (1 + entry, 0 empty) so that
+ * put / get are O(1) — passes build maps as large as a function */
+typedef struct VarMap { Var **from; Expr **to; int len, cap; int *slot; int nslot; } VarMap;
 void ir_varmap_put(VarMap *m, Var *from, Expr *to);
 Expr *ir_varmap_get(const VarMap *m, const Var *from);
 void ir_varmap_free(VarMap *m);

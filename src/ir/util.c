@@ -2,11 +2,33 @@
  * constant folding of scalar expressions. */
 #include "ir/ir.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+static size_t varmap_hash(const Var *v, int nslot) {
+    return (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull) & (size_t)(nslot - 1);
+}
+
+/* the slot holding `from`, or the empty slot where it would go (nslot > 0) */
+static int *varmap_slot(const VarMap *m, const Var *from) {
+    size_t i = varmap_hash(from, m->nslot);
+    while (m->slot[i] && m->from[m->slot[i] - 1] != from) i = (i + 1) & (size_t)(m->nslot - 1);
+    return &m->slot[i];
+}
+
+static void varmap_rehash(VarMap *m, int nslot) {
+    free(m->slot);
+    m->slot = calloc((size_t)nslot, sizeof(int));
+    PTOC_ASSERT(m->slot, "out of memory");
+    m->nslot = nslot;
+    for (int i = 0; i < m->len; i++) *varmap_slot(m, m->from[i]) = i + 1;
+}
+
 void ir_varmap_put(VarMap *m, Var *from, Expr *to) {
-    for (int i = 0; i < m->len; i++)
-        if (m->from[i] == from) { m->to[i] = to; return; }
+    if (2 * (m->len + 1) > m->nslot) varmap_rehash(m, m->nslot ? 2 * m->nslot : 32);
+    int *sl = varmap_slot(m, from);
+    if (*sl) { m->to[*sl - 1] = to; return; }
     if (m->len == m->cap) {
         m->cap = m->cap ? m->cap * 2 : 16;
         m->from = realloc(m->from, sizeof(Var *) * (size_t)m->cap);
@@ -15,15 +37,16 @@ void ir_varmap_put(VarMap *m, Var *from, Expr *to) {
     }
     m->from[m->len] = from;
     m->to[m->len++] = to;
+    *sl = m->len;
 }
 
 Expr *ir_varmap_get(const VarMap *m, const Var *from) {
-    for (int i = m->len - 1; i >= 0; i--)
-        if (m->from[i] == from) return m->to[i];
-    return NULL;
+    if (!m->nslot) return NULL;
+    int sl = *varmap_slot(m, from);
+    return sl ? m->to[sl - 1] : NULL;
 }
 
-void ir_varmap_free(VarMap *m) { free(m->from); free(m->to); memset(m, 0, sizeof *m); }
+void ir_varmap_free(VarMap *m) { free(m->from); free(m->to); free(m->slot); memset(m, 0, sizeof *m); }
 
 bool ir_is_const_int(const Expr *e, int64_t *out) {
     if (!e || e->kind != EX_CONST_INT) return false;

@@ -3,15 +3,58 @@
  * function and variable involved. */
 #include "ir/ir.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The variables in scope: a stack (popped back to a mark when a nested body ends) plus a hash of
+ * pointer -> times on the stack, so that "is it defined" costs O(1) instead of a walk of every
+ * earlier definition (which made verification quadratic in the statements of a function). */
+typedef struct { const Var *key; int count; } DefSlot;
 
 typedef struct {
     DiagSink *diag;
     const Function *f;
     unsigned props;
     const Var **defined; int ndefined, cap;
+    DefSlot *hash; int hcap, hused;   /* open addressing, hcap a power of two; keys are never removed */
     bool ok;
 } Verify;
+
+static DefSlot *slot_of(DefSlot *h, int hcap, const Var *x) {
+    uintptr_t k = (uintptr_t)x;
+    size_t i = (size_t)((k >> 4) * 0x9E3779B97F4A7C15ull) & (size_t)(hcap - 1);
+    while (h[i].key && h[i].key != x) i = (i + 1) & (size_t)(hcap - 1);
+    return &h[i];
+}
+
+static void hash_grow(Verify *v) {
+    int ncap = v->hcap ? v->hcap * 2 : 256;
+    DefSlot *nh = calloc((size_t)ncap, sizeof *nh);
+    PTOC_ASSERT(nh, "out of memory");
+    for (int i = 0; i < v->hcap; i++)
+        if (v->hash[i].key) *slot_of(nh, ncap, v->hash[i].key) = v->hash[i];
+    free(v->hash);
+    v->hash = nh;
+    v->hcap = ncap;
+}
+
+static DefSlot *def_slot(Verify *v, const Var *x, bool insert) {
+    if (insert && 2 * (v->hused + 1) > v->hcap) hash_grow(v);
+    if (!v->hcap) return NULL;
+    DefSlot *d = slot_of(v->hash, v->hcap, x);
+    if (!d->key && insert) { d->key = x; v->hused++; }
+    return d->key ? d : NULL;
+}
+
+/* leave a nested body: its definitions go out of scope */
+static void pop_to(Verify *v, int mark) {
+    while (v->ndefined > mark) {
+        DefSlot *d = def_slot(v, v->defined[--v->ndefined], false);
+        PTOC_ASSERT(d && d->count > 0, "verify: scope stack and hash disagree");
+        d->count--;
+    }
+}
 
 static void fail(Verify *v, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail(Verify *v, Span sp, const char *fmt, ...) {
@@ -27,9 +70,8 @@ static void fail(Verify *v, Span sp, const char *fmt, ...) {
 }
 
 static bool is_defined(Verify *v, const Var *x) {
-    for (int i = v->ndefined - 1; i >= 0; i--)
-        if (v->defined[i] == x) return true;
-    return false;
+    DefSlot *d = def_slot(v, x, false);
+    return d && d->count > 0;
 }
 
 static void define(Verify *v, const Var *x, Span sp) {
@@ -39,6 +81,7 @@ static void define(Verify *v, const Var *x, Span sp) {
         v->defined = realloc(v->defined, sizeof(Var *) * (size_t)v->cap);
     }
     v->defined[v->ndefined++] = x;
+    def_slot(v, x, true)->count++;
     if (!x->type) fail(v, sp, "variable '%s' has no type", x->name);
     bool incore = ir_functype_is_incore(v->f->type);
     if (incore && x->type && x->type->kind == TY_TILE && (v->props & IRP_TILE_MEMORY) && x->type->space == MS_NONE)
@@ -82,9 +125,9 @@ static void verify_list(Verify *v, const StmtList *l) {
         case ST_IF:
             uses(v, s->if_.cond, s->span);
             verify_list(v, &s->if_.then_body);
-            v->ndefined = mark;
+            pop_to(v, mark);
             verify_list(v, &s->if_.else_body);
-            v->ndefined = mark;
+            pop_to(v, mark);
             for (int j = 0; j < s->if_.return_vars.len; j++) define(v, s->if_.return_vars.items[j], s->span);
             continue;
         case ST_FOR:
@@ -95,14 +138,14 @@ static void verify_list(Verify *v, const StmtList *l) {
             define(v, s->for_.loop_var, s->span);
             for (int j = 0; j < s->for_.iter_args.len; j++) define(v, s->for_.iter_args.items[j], s->span);
             verify_list(v, &s->for_.body);
-            v->ndefined = mark;
+            pop_to(v, mark);
             for (int j = 0; j < s->for_.return_vars.len; j++) define(v, s->for_.return_vars.items[j], s->span);
             continue;
         case ST_WHILE:
             for (int j = 0; j < s->while_.iter_args.len; j++) define(v, s->while_.iter_args.items[j], s->span);
             uses(v, s->while_.cond, s->span);
             verify_list(v, &s->while_.body);
-            v->ndefined = mark;
+            pop_to(v, mark);
             for (int j = 0; j < s->while_.return_vars.len; j++) define(v, s->while_.return_vars.items[j], s->span);
             continue;
         case ST_SCOPE:
@@ -125,11 +168,12 @@ static void verify_list(Verify *v, const StmtList *l) {
 bool ir_verify(const Program *p, unsigned props, DiagSink *diag) {
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
-        Verify v = { diag, p->funcs[i], props, NULL, 0, 0, true };
+        Verify v = { diag, p->funcs[i], props, NULL, 0, 0, NULL, 0, 0, true };
         for (int j = 0; j < p->funcs[i]->params.len; j++) define(&v, p->funcs[i]->params.items[j], p->funcs[i]->span);
         /* MemRef bases are defined by tile.alloc (or name DDR storage); SSA does not apply to them */
         verify_list(&v, &p->funcs[i]->body);
         free(v.defined);
+        free(v.hash);
         ok &= v.ok;
     }
     return ok;

@@ -147,18 +147,22 @@ bool pass_init_memref(Program *p, PassCtx *ctx) {
         if (!ir_functype_is_incore(f->type)) continue;
         Init in = { ctx, f, 0, {0}, {0} };
         /* a program that already carries MemRefs (a re-parsed dump) gets them derived afresh */
+        int kept = 0;
         for (int j = 0; j < f->body.len; j++)
-            if (f->body.items[j]->kind == ST_ASSIGN && pass_is_op(f->body.items[j]->assign.value, OP_TILE_ALLOC)) {
-                memmove(f->body.items + j, f->body.items + j + 1, sizeof(Stmt *) * (size_t)(f->body.len - j - 1));
-                f->body.len--;
-                j--;
-            }
+            if (!(f->body.items[j]->kind == ST_ASSIGN && pass_is_op(f->body.items[j]->assign.value, OP_TILE_ALLOC)))
+                f->body.items[kept++] = f->body.items[j];
+        f->body.len = kept;
         for (int j = 0; j < f->params.len; j++)
             if (f->params.items[j]->type->kind == TY_TENSOR && !f->params.items[j]->type->memref)
                 fresh_for(&in, f->params.items[j], f->span);
         make_ring(&in);
         init_list(&in, &f->body);
-        for (int j = in.allocs.len - 1; j >= 0; j--) ir_list_insert(ctx->ir, &f->body, 0, in.allocs.items[j]);
+        /* the allocs, then the body: one new list (inserting each alloc at the front moved the whole
+         * body once per alloc, quadratic in the tiles of a kernel) */
+        StmtList body = {0};
+        for (int j = 0; j < in.allocs.len; j++) ir_list_push(ctx->ir, &body, in.allocs.items[j]);
+        for (int j = 0; j < f->body.len; j++) ir_list_push(ctx->ir, &body, f->body.items[j]);
+        f->body = body;
     }
     return true;
 }

@@ -18,6 +18,7 @@
  *   tail's loads do not wait for the last iteration's last reads. */
 #include "pass/pass.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,11 +37,30 @@ typedef struct {
     int counter;
     VEC(Var *) noalias;            /* pairs of bases that may not share (not in-place safe): 2 entries each */
     int *bad_off, *bad_idx;        /* the same pairs per base (CSR by base index): forbidden() is a short scan */
+    Base **by_var;                 /* the bases sorted by their Var pointer: base_of is a binary search, not a
+                                    * walk of every base per use (quadratic in the statements of a kernel) */
 } Reuse;
 
+static int cmp_var(const void *x, const void *y) {
+    uintptr_t a = (uintptr_t)(*(Base *const *)x)->base, b = (uintptr_t)(*(Base *const *)y)->base;
+    return a < b ? -1 : a > b;
+}
+
+static void index_bases(Reuse *r) {
+    r->by_var = malloc(sizeof(Base *) * (size_t)(r->nbases + 1));
+    PTOC_ASSERT(r->by_var, "out of memory");
+    for (int i = 0; i < r->nbases; i++) r->by_var[i] = &r->bases[i];
+    qsort(r->by_var, (size_t)r->nbases, sizeof(Base *), cmp_var);
+}
+
 static Base *base_of(Reuse *r, const Var *b) {
-    for (int i = 0; i < r->nbases; i++)
-        if (r->bases[i].base == b) return &r->bases[i];
+    int lo = 0, hi = r->nbases - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        const Var *m = r->by_var[mid]->base;
+        if (m == b) return r->by_var[mid];
+        if ((uintptr_t)m < (uintptr_t)b) lo = mid + 1; else hi = mid - 1;
+    }
     return NULL;
 }
 
@@ -176,27 +196,11 @@ static void build_forbidden(Reuse *r) {
     free(fill);
 }
 
-static bool forbidden(Reuse *r, const Base *a, const Base *b) {
-    int ia = (int)(a - r->bases), ib = (int)(b - r->bases);
-    for (int k = r->bad_off[ia]; k < r->bad_off[ia + 1]; k++)
-        if (r->bad_idx[k] == ib) return true;
-    return false;
-}
-
 static int group_depth(Reuse *r, int g) {
     int d = 0;
     for (int i = 0; i < r->nbases; i++)
         if (r->bases[i].group == g && r->bases[i].stage + 1 > d) d = r->bases[i].stage + 1;
     return d;
-}
-
-static bool can_share(Reuse *r, const Base *a, const Base *b, const int *fg) {
-    if (a->space != b->space) return false;
-    if (!(a->last <= b->def || b->last <= a->def)) return false;
-    if (forbidden(r, a, b)) return false;
-    if (a->group >= 0 && a->group == b->group && fg[a->group] > 1 && a->stage % fg[a->group] != b->stage % fg[a->group])
-        return false;
-    return true;
 }
 
 static int cmp_size(const void *x, const void *y) {
@@ -214,30 +218,75 @@ static int cmp_size(const void *x, const void *y) {
     return a->base->id - b->base->id;
 }
 
+/* One buffer while packing a space: its leader and what a candidate must be checked against — the
+ * members' lifetimes sorted by (def, last) and the stage residue of each pipeline group among them.
+ * Members are pairwise disjoint, so with that order their `last` never decreases: the members that
+ * start before a candidate ends are a prefix, and the last of them reaches furthest. A check is a
+ * binary search plus the candidate's short not-in-place list, not a walk of every member (which made
+ * the packing cubic in the tiles of a long chain). Same answers as checking every member for disjoint
+ * lifetimes, no not-in-place pair and (pipeline groups) the same stage residue. */
+typedef struct { int def, last; } Life;
+typedef struct { int group, residue; } Residue;
+typedef struct {
+    int lead;                      /* base index of the leader */
+    VEC(Life) life;
+    VEC(Residue) res;
+} Buf;
+
+static bool buf_fits(Reuse *r, const Buf *B, const Base *b, const int *fg) {
+    int lo = 0, hi = B->life.len;  /* first member with def >= b->last */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (B->life.data[mid].def < b->last) lo = mid + 1; else hi = mid;
+    }
+    if (lo > 0 && B->life.data[lo - 1].last > b->def) return false;
+    int ib = (int)(b - r->bases);
+    for (int k = r->bad_off[ib]; k < r->bad_off[ib + 1]; k++)
+        if (r->bases[r->bad_idx[k]].buffer == B->lead) return false;
+    if (b->group >= 0 && fg[b->group] > 1)
+        for (int k = 0; k < B->res.len; k++)
+            if (B->res.data[k].group == b->group && B->res.data[k].residue != b->stage % fg[b->group]) return false;
+    return true;
+}
+
+static void buf_add(Buf *B, const Base *b, const int *fg) {
+    Life v = { b->def, b->last };
+    int at = B->life.len;
+    while (at > 0 && (B->life.data[at - 1].def > v.def || (B->life.data[at - 1].def == v.def && B->life.data[at - 1].last > v.last)))
+        at--;
+    vec_push(&B->life, v);
+    memmove(B->life.data + at + 1, B->life.data + at, sizeof(Life) * (size_t)(B->life.len - 1 - at));
+    B->life.data[at] = v;
+    if (b->group < 0) return;
+    int res = fg[b->group] > 0 ? b->stage % fg[b->group] : b->stage;
+    for (int k = 0; k < B->res.len; k++)
+        if (B->res.data[k].group == b->group) return;   /* every member of one group has one residue */
+    vec_push(&B->res, ((Residue){ b->group, res }));
+}
+
 /* Packs one space; returns its footprint (aligned bump sum of buffer sizes). */
 static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
     Base **order = malloc(sizeof(Base *) * (size_t)(r->nbases + 1));
-    PTOC_ASSERT(order, "out of memory");
+    int *buf_at = malloc(sizeof(int) * (size_t)(r->nbases + 1));   /* leader base -> index in bufs */
+    PTOC_ASSERT(order && buf_at, "out of memory");
     int n = 0;
     for (int i = 0; i < r->nbases; i++)              /* unreferenced bases are dropped, never packed */
         if (r->bases[i].space == sp && r->bases[i].def >= 0) { r->bases[i].buffer = -1; order[n++] = &r->bases[i]; }
     qsort(order, (size_t)n, sizeof(Base *), cmp_size);
+    VEC(Buf) bufs = {0};
     int64_t total = 0;
     for (int i = 0; i < n; i++) {
         Base *b = order[i];
         /* First fit, except that a tile outside any pipeline, when it may share with a pipelined
          * one, takes the last stage's buffer if it is defined before the pipeline (that stage is
          * loaded last in each iteration: the first stage's loads need not wait for its reads), the
-         * first stage's if after it (the last iteration reads that one first). */
+         * first stage's if after it (the last iteration reads that one first). Buffers are tried
+         * in the order their leaders were placed. */
         Base *after = NULL;
-        for (int j = 0; j < i && (b->buffer < 0 || b->group < 0); j++) {
-            Base *lead = order[j];
-            if (lead->buffer != (int)(lead - r->bases)) continue;
-            bool ok = true;
-            for (int k = 0; k < i && ok; k++)
-                if (order[k]->buffer == lead->buffer) ok = can_share(r, order[k], b, fg);
-            if (!ok) continue;
-            if (b->buffer < 0) b->buffer = lead->buffer;
+        for (int q = 0; q < bufs.len && (b->buffer < 0 || b->group < 0); q++) {
+            Base *lead = &r->bases[bufs.data[q].lead];
+            if (!buf_fits(r, &bufs.data[q], b, fg)) continue;
+            if (b->buffer < 0) b->buffer = bufs.data[q].lead;
             if (b->group >= 0 || lead->group < 0) continue;
             int key = lead->def < b->def ? -lead->stage : lead->stage;
             if (!after || key > (after->def < b->def ? -after->stage : after->stage)) after = lead;
@@ -246,8 +295,14 @@ static int64_t pack(Reuse *r, MemSpace sp, const int *fg) {
         if (b->buffer < 0) {
             b->buffer = (int)(b - r->bases);
             total = (total + b->size + 31) / 32 * 32;
+            buf_at[b->buffer] = bufs.len;
+            vec_push(&bufs, ((Buf){ .lead = b->buffer }));
         }
+        buf_add(&bufs.data[buf_at[b->buffer]], b, fg);
     }
+    for (int q = 0; q < bufs.len; q++) { vec_free(&bufs.data[q].life); vec_free(&bufs.data[q].res); }
+    vec_free(&bufs);
+    free(buf_at);
     free(order);
     return total;
 }
@@ -324,7 +379,7 @@ static void apply_list(Reuse *r, StmtList *l) {
 }
 
 static void reuse_function(PassCtx *ctx, Function *f) {
-    Reuse r = { ctx, f, NULL, 0, 0, {0}, NULL, NULL };
+    Reuse r = { ctx, f, NULL, 0, 0, {0}, NULL, NULL, NULL };
     r.bases = calloc((size_t)f->body.len + 1, sizeof(Base));
     for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
@@ -334,6 +389,7 @@ static void reuse_function(PassCtx *ctx, Function *f) {
         ir_is_const_int(c->call.args[1], &size);
         r.bases[r.nbases++] = (Base){ s->assign.var, c->call.args[0]->enm.mem, size, -1, -1, -1, -1, NULL, -1, s };
     }
+    index_bases(&r);
     lifetimes(&r, &f->body, NULL);
     for (int i = 0; i < r.nbases; i++)          /* a cross-core ring is live for the whole kernel: never shared */
         if (ir_attr_get(&pass_stmt_call(r.bases[i].alloc)->call.kwargs, "ring_slots")) r.bases[i].def = 0, r.bases[i].last = 1 << 30;
@@ -363,6 +419,7 @@ static void reuse_function(PassCtx *ctx, Function *f) {
     vec_free(&r.noalias);
     free(r.bad_off);
     free(r.bad_idx);
+    free(r.by_var);
     free(r.bases);
 }
 

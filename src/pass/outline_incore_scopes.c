@@ -13,15 +13,18 @@
 #include <string.h>
 
 
-typedef struct { VarList vars; IrCtx *c; } VarSet;
+/* An ordered set of variables; `in` indexes it (a hashed VarMap) so membership is O(1) — a region
+ * of thousands of statements defines thousands of variables. */
+typedef struct { VarList vars; IrCtx *c; VarMap in; } VarSet;
 
-static bool set_has(const VarSet *s, const Var *v) {
-    for (int i = 0; i < s->vars.len; i++)
-        if (s->vars.items[i] == v) return true;
-    return false;
+static Expr set_member;   /* the value `in` maps members to (only its address is used) */
+
+static bool set_has(const VarSet *s, const Var *v) { return ir_varmap_get(&s->in, v) != NULL; }
+static void set_add(VarSet *s, Var *v) {
+    if (set_has(s, v)) return;
+    ir_varlist_push(s->c, &s->vars, v);
+    ir_varmap_put(&s->in, v, &set_member);
 }
-static void set_add(VarSet *s, Var *v) { if (!set_has(s, v)) ir_varlist_push(s->c, &s->vars, v); }
-
 static void collect_use(Expr *e, void *ud) { if (e->kind == EX_VAR) set_add(ud, e->var); }
 
 static void collect_defs(StmtList *l, VarSet *d) {
@@ -192,11 +195,15 @@ static bool tile_crosses(Outliner *o, const Stmt *scope, const VarSet *uses, con
 static void outline(Outliner *o, StmtList *l, int at) {
     IrCtx *c = o->ctx->ir;
     Stmt *scope = l->items[at];
-    VarSet uses = { {0}, c }, defs = { {0}, c }, outside = { {0}, c };
+    VarSet uses = { {0}, c, {0} }, defs = { {0}, c, {0} }, outside = { {0}, c, {0} };
     ir_visit_exprs(&scope->scope.body, collect_use, &uses);
     collect_defs(&scope->scope.body, &defs);
     collect_uses_except(&o->parent->body, scope, &outside);
-    if (tile_crosses(o, scope, &uses, &defs, &outside)) { o->failed = true; return; }
+    if (tile_crosses(o, scope, &uses, &defs, &outside)) {
+        o->failed = true;
+        ir_varmap_free(&uses.in); ir_varmap_free(&defs.in); ir_varmap_free(&outside.in);
+        return;
+    }
 
     Function *k = ir_func_new(c, kernel_name(o, scope), FT_INCORE);
     k->span = scope->span;
@@ -284,6 +291,7 @@ static void outline(Outliner *o, StmtList *l, int at) {
     ir_subst_stmts(c, &o->parent->body, &to_caller);
     ir_varmap_free(&to_param);
     ir_varmap_free(&to_caller);
+    ir_varmap_free(&uses.in); ir_varmap_free(&defs.in); ir_varmap_free(&outside.in);
 }
 
 static bool outline_list(Outliner *o, StmtList *l) {
