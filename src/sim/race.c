@@ -57,7 +57,8 @@ static void gm_dirty(SimGmShadow *g, int64_t g0, int64_t g1) {
 
 void sim_gm_shadow_release(SimGmShadow *g) {
     if (!g) return;
-    if (g->all) memset(g->sh, 0, sizeof(SimShadow) * (size_t)g->used);
+    if (sim_shadow_big(g->sh)) {}                 /* the pool drops its pages */
+    else if (g->all) memset(g->sh, 0, sizeof(SimShadow) * (size_t)g->used);
     else
         for (int64_t j = 0; j + 1 < g->dirty.len; j += 2)
             memset(g->sh + g->dirty.data[j], 0, sizeof(SimShadow) * (size_t)(g->dirty.data[j + 1] - g->dirty.data[j] + 1));
@@ -157,7 +158,7 @@ void sim_race_free(SimRun *s) {
     SimCore *c = s->c;
     for (int m = 0; m < MS_COUNT && c; m++) {
         if (!c->shadow[m]) continue;
-        if (c->dirty_hi[m] > c->dirty_lo[m])
+        if (c->dirty_hi[m] > c->dirty_lo[m] && !sim_shadow_big(c->shadow[m]))
             memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
         sim_shadow_put(c->shadow[m]);
         c->shadow[m] = NULL;

@@ -330,7 +330,8 @@ void sim_race_free(SimRun *s);
 void sim_gm_shadow_release(SimGmShadow *g);    /* clears what the run touched (race.c) */
 /* race_shadow.c: zeroed shadow blocks pooled across runs (returned zeroed) */
 SimShadow *sim_shadow_get(int64_t granules);
-void sim_shadow_put(SimShadow *sh);
+void sim_shadow_put(SimShadow *sh);          /* zeroed again by the caller, unless sim_shadow_big */
+bool sim_shadow_big(SimShadow *sh);          /* the pool zeroes it by dropping its pages */
 void sim_shadow_free(SimShadow *sh);
 void sim_race_access(SimRun *s, const SimDyn *d);
 /* Checks and records one access of d (a tfree's release of its slot, which names no operand). */
