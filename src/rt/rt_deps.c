@@ -99,6 +99,7 @@ static void rt_add_fanin(Rt *rt, FaninVec *fan, int pred, unsigned flags) {
 
 static void rt_record_edge(Rt *rt, int pred, int succ, int arg, RtEdgeSource src, unsigned flags,
                            RtOverlap ov, const RtTensor *cons, const RtTensor *prod) {
+    if (!rt->opt->capture_deps) return;          /* only deps.json reads them: ~300 bytes a task otherwise */
     RtEdge e;
     memset(&e, 0, sizeof e);
     e.pred = pred; e.succ = succ; e.arg = arg; e.src = src; e.flags = flags; e.overlap = ov;

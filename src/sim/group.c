@@ -74,7 +74,7 @@ static bool run_group(SimCore **cores, const Kernel **ks, void ***gm, int n, con
         free(g->runs[j]);
     }
     sim_xcore_free(g);
-    free(g->gm_shadow);
+    sim_gm_shadow_release(g->gm_shadow);
     free(g);
     return ok;
 }

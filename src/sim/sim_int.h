@@ -29,6 +29,16 @@ typedef struct SimShadow {
     int32_t r[SIM_SLOTS];
 } SimShadow;
 
+/* The GM shadow of a run or group (race.c): a pooled block (race_shadow.c), zero outside the
+ * granule ranges in `dirty` (pairs g0, g1), which are cleared when the run ends — a run pays for what
+ * it touched, never for the size of GM. `all` when the ranges overflowed: [0, used) is cleared whole. */
+typedef struct SimGmShadow {
+    SimShadow *sh;
+    int64_t used;                /* granules in use */
+    VEC(int64_t) dirty;
+    bool all;
+} SimGmShadow;
+
 /* A lazy uniform range of an on-chip shadow (race.c): granules [g0, g1] all hold the state of g0. */
 typedef struct SimLazy { int64_t g0, g1; } SimLazy;
 #define SIM_LAZY 16              /* lazy ranges per space */
@@ -42,7 +52,8 @@ struct SimCore {
     VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
     VEC(int32_t) ia, ib, ic;     /* INT8 MAD scratch */
     VEC(double) vrow;            /* vector unit scratch: dense rows (vec.c) */
-    /* race detector shadow memory, kept across runs (reset over the dirty granule range) */
+    /* race detector shadow memory of the current run (pooled blocks, race_shadow.c; cleared over the
+     * dirty granule range and returned at the run's end) */
     SimShadow *shadow[MS_COUNT];
     int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
     SimLazy lazy[MS_COUNT][SIM_LAZY];
@@ -176,7 +187,7 @@ typedef struct SimRun {
      * completed before P's next instruction starts */
     int32_t known[PIPE_COUNT][SIM_VC];
     SimShadow *gm_sh;            /* GM shadow (the run's own, or the group's shared one) */
-    SimShadow *gm_own;           /* the run's own GM shadow (freed with the run), NULL in a group */
+    SimGmShadow *gm_own;         /* the GM shadow this run borrowed (released with the run), NULL in a group */
     bool *gm_written;            /* a run of its own: per param, some instruction writes it (NULL in a group) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
@@ -217,7 +228,7 @@ struct SimGroup {
     SimChan ch[2][2];            /* [MirXDir][lane] */
     int aiv_of_lane[2];          /* group index of the AIV kernel of each lane, -1 when none */
     int aic;                     /* group index of the AIC kernel, -1 when none */
-    SimShadow *gm_shadow;        /* groups of more than one: GM shadow shared by all, keyed by data pointer */
+    SimGmShadow *gm_shadow;      /* groups of more than one: GM shadow shared by all, keyed by data pointer */
 };
 
 /* core.c: one run of a group — sim_run_prepare (views, variables, shadow; before any walk of the
@@ -316,6 +327,12 @@ const char *sim_kernel_tag(const SimRun *s);     /* "kernel K: " in a group of s
 void sim_race_init(SimRun *s);
 void sim_race_group_init(SimGroup *g);
 void sim_race_free(SimRun *s);
+void sim_gm_shadow_release(SimGmShadow *g);    /* clears what the run touched (race.c) */
+/* race_shadow.c: zeroed shadow blocks pooled across runs (returned zeroed) */
+SimShadow *sim_shadow_get(int64_t granules);
+void sim_shadow_put(SimShadow *sh);          /* zeroed again by the caller, unless sim_shadow_big */
+bool sim_shadow_big(SimShadow *sh);          /* the pool zeroes it by dropping its pages */
+void sim_shadow_free(SimShadow *sh);
 void sim_race_access(SimRun *s, const SimDyn *d);
 /* Checks and records one access of d (a tfree's release of its slot, which names no operand). */
 void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write);
