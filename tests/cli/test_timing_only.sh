@@ -8,8 +8,9 @@
 # * data-dependent control flow / addresses (a loop bound, an if condition, a store offset from a
 #   tile element; an orchestration tensor.read) are located errors telling to run without the flag;
 # * --in / --out with --timing-only are usage errors (exit 2);
-# * the 6144^3 reference GEMM over 24 cores simulates within 30 s (issue 11) with a peak RSS far
-#   below its 302 MB of tensors (the buffers are never touched).
+# * the 6144^3 reference GEMM (by hand over 24 cores, and as one region ptoc splits itself) simulates
+#   within 30 s (issue 11) with a peak RSS far below its 302 MB of tensors (the buffers are never
+#   touched), the one-region makespan within 20% of the published 1506 us.
 # Usage: tests/cli/test_timing_only.sh BUILD_DIR. Prints PASS/FAIL lines, "N passed, M failed" last.
 set -u
 BUILD=${1:-build}
@@ -87,18 +88,34 @@ err_case orch-read tests/e2e/read_orch_loop_count_int32.py 31:16 "this tensor.re
 "$PTOC" run examples/matmul.py --timing-only --in "a=$TMP/a.npy" > /dev/null 2> "$TMP/e"
 [ $? -eq 2 ] && ok "--in usage error" || ko "--in usage error" "$(cat "$TMP/e")"
 
-# the big one: 6144^3 over 24 cores, time and memory bounded
-if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f "%e %M" -o "$TMP/tv" timeout 120 "$PTOC" run bench/gemm_ref_spmd.py:gemm -D S=6144 --timing-only --json > "$TMP/big" 2>/dev/null
-    rc=$?
-    read -r secs kb < "$TMP/tv"
-else
-    start=$(date +%s); timeout 120 "$PTOC" run bench/gemm_ref_spmd.py:gemm -D S=6144 --timing-only --json > "$TMP/big" 2>/dev/null
-    rc=$?; secs=$(( $(date +%s) - start )); kb=0
+# the big ones (issue 11): the reference GEMM problem as ONE region (bench/gemm/gemm_6144.py: ptoc
+# splits it over 24 cores and L1-tiles each block itself) and written by hand over 24 cores
+# (bench/gemm_ref_spmd.py); 6144^3 within 30 s of host time, peak RSS far below the 302 MB of tensors,
+# and the one-region makespan within +-20% of the published 1506 us (docs/sim.md "Calibration").
+# Under a sanitizer build (BUILD .../san) the time and memory bounds do not apply: 1536^3 only.
+case "$BUILD" in *san*) S=1536; bounds=false ;; *) S=6144; bounds=true ;; esac
+big() {   # name, then the ptoc run arguments
+    local name=$1; shift
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f "%e %M" -o "$TMP/tv" timeout 300 "$PTOC" run "$@" --timing-only --json > "$TMP/big" 2>/dev/null
+        rc=$?
+        read -r secs kb < "$TMP/tv"
+    else
+        start=$(date +%s); timeout 300 "$PTOC" run "$@" --timing-only --json > "$TMP/big" 2>/dev/null
+        rc=$?; secs=$(( $(date +%s) - start )); kb=0
+    fi
+    [ $rc -eq 0 ] && grep -q '"ok":true' "$TMP/big" && grep -q '"block_num":24' "$TMP/big" && ok "$name runs on 24 cores" || ko "$name runs" "exit $rc $(head -c 300 "$TMP/big")"
+    if $bounds; then
+        awk -v s="$secs" 'BEGIN { exit !(s <= 30) }' && ok "$name host time ${secs}s <= 30s" || ko "$name host time" "${secs}s"
+        awk -v k="$kb" 'BEGIN { exit !(k < 200000) }' && ok "$name peak RSS ${kb} KB < 200 MB (tensors: 302 MB)" || ko "$name peak RSS" "${kb} KB"
+    fi
+}
+big "gemm $S hand-split" bench/gemm_ref_spmd.py:gemm -D S=$S
+big "gemm $S one region" bench/gemm/gemm_$S.py
+if $bounds; then
+    us=$(grep -o '"makespan_us":[0-9.e+]*' "$TMP/big" | head -n 1 | cut -d: -f2)
+    awk -v u="$us" 'BEGIN { exit !(u >= 0.8 * 1506 && u <= 1.2 * 1506) }' && ok "gemm 6144 one region: ${us} us within 20% of 1506 us" || ko "gemm 6144 one region makespan" "${us} us"
 fi
-[ $rc -eq 0 ] && grep -q '"ok":true' "$TMP/big" && grep -q '"block_num":24' "$TMP/big" && ok "gemm 6144 runs" || ko "gemm 6144 runs" "exit $rc $(head -c 300 "$TMP/big")"
-awk -v s="$secs" 'BEGIN { exit !(s <= 30) }' && ok "gemm 6144 host time ${secs}s <= 30s" || ko "gemm 6144 host time" "${secs}s"
-awk -v k="$kb" 'BEGIN { exit !(k < 200000) }' && ok "gemm 6144 peak RSS ${kb} KB < 200 MB (tensors: 302 MB)" || ko "gemm 6144 peak RSS" "${kb} KB"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
