@@ -17,18 +17,25 @@
  * Chooser (auto_tile_l1_choose.c): candidates mb, nb = powers of two from 16 up to 512, each also
  *   balanced (same block count, size ceil(E / blocks) aligned to 16), and the whole extent when <= 512;
  *   kb = powers of two of the K alignment (16; 32 for INT8 or a transposed INT8 right operand) up to
- *   2048, all of K rounded down to the alignment, and chunks of 128..2048 that divide K. Constraints:
- *   3 x (A chunk + B chunk) Mat bytes <= the budget: the capacity less the operands of the function's
- *   matmuls that stay whole (they fit Mat) (two pipeline stage buffers plus the head chunk's own); every occurring block shape
- *   (full, M tail, N tail, corner) accepted by the L0 chooser (src/tile) as one output-stationary
- *   L0 block of a matmul_acc with L0A/L0B/L0C halved for the stage-2 clones (a2a3 L0C 128 KiB: e.g.
- *   128 x 128 FP32), N >= 16; and the L0A / L0B bytes the chosen L0 tiles will occupy — per stage clone
- *   one k-tile plus its peeled K-tail tile (Right n boxed to 16), plus the head chunk's at stage 1, plus
- *   one 32-byte K box per operand for a sub-fractal K head — within L0A / L0B. Objective: sum over blocks of
+ *   2048, all of K rounded down to the alignment, and chunks of 128..2048 that divide K. Each candidate
+ *   is judged under one of two budgets. Conservative (always tried): 3 x (A chunk + B chunk) Mat bytes
+ *   <= the budget (the capacity less the operands of the function's matmuls that stay whole) — two
+ *   pipeline stage buffers plus the head chunk's own — and L0A/L0B/L0C halved for the stage-2 clones.
+ *   Tight (only when mb | M, nb | N and kb | K: one block and chunk shape, the head a full chunk):
+ *   2 x (A chunk + B chunk), since MemoryReuse gives the head chunk the last stage's Mat buffers and
+ *   AutoTileMatmulL0 tiles the chain head with the loop's per-clone L0 budget, and the whole L0C for
+ *   the carried accumulator (the clones chain one value); 6144^3 per core gets 128 x 256 x 256 this way.
+ *   Under either: every occurring block shape (full, M tail, N tail, corner) accepted by the L0 chooser
+ *   (src/tile) as one output-stationary L0 block of a matmul_acc, N >= 16; and the L0A / L0B bytes the
+ *   chosen L0 tiles will occupy — per stage clone one k-tile plus its peeled K-tail tile (Right n boxed
+ *   to 16), plus the head chunk's at stage 1, plus one 32-byte K box per operand for a sub-fractal K
+ *   head — within L0A / L0B. Objective: sum over blocks of
  *     load + chunks x max(cube, load) + drain,
- *   load = 2 x dma_fixed_cycles + (A chunk + B chunk bytes) / bw_gm_to_mat, cube = the L0 chooser's
- *   estimated_cost_cycles for the chunk, drain = mb x nb x acc bytes / bw_mat_to_gm + dma_fixed_cycles
- *   (Target numbers). Ties: larger blocks, then larger kb.
+ *   load = 2 x dma_fixed_cycles + (A chunk + B chunk bytes) / bw_gm_to_mat; cube = the chunk's MAD time
+ *   (mad_head per L0 k-step plus one unit per 16 x 16 x K-box fractal, fp32 passes) or its L1 -> L0
+ *   extracts (bw_a / bw_b), whichever is longer — they overlap through the ping-pong L0 buffers;
+ *   drain = the FIX drain of the accumulator (drain_fixed_cycles + rows x max(drain_row_cycles, row
+ *   bytes / bw_drain)). Target numbers. Ties: larger blocks, then larger kb.
  *   A result dtype other than the accumulator's (out_dtype=pl.FP16 / BF16) cannot be carried through
  *   matmul_acc: then K stays one chunk and only M / N are blocked.
  * Hints: PH-L1-001 (done: the matmul's line, operand bytes vs Mat capacity, mb x nb x kb, block and

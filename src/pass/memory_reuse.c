@@ -15,7 +15,12 @@
  *   frees the most bytes, with perf hint PH-MR-001. A tile outside any pipeline that may join a
  *   pipelined buffer joins the last stage's when defined before the pipeline, the first stage's when
  *   after it, so a head matmul's operands do not delay the first iteration's first loads and a peeled
- *   tail's loads do not wait for the last iteration's last reads. */
+ *   tail's loads do not wait for the last iteration's last reads.
+ * Cost: each buffer keeps its members' lifetimes sorted by (def, last); members never overlap, so in
+ *   that order `last` never decreases and checking a candidate against a buffer is a binary search
+ *   (plus the candidate's own inputs it may not overwrite, and the buffer's group residues), not a walk
+ *   over every member. Bases are found by a binary search on their Var. A chain of 10,000 tiles packs
+ *   in milliseconds; the packing is unchanged. */
 #include "pass/pass.h"
 
 #include <stdint.h>
