@@ -245,7 +245,7 @@ static bool nz_rebind(InterpCtx *c, const Expr *call, const Function *fn, int i,
 static void nz_write_back(InterpArray *caller, const InterpArray *callee) {
     InterpArray *back = caller->rank == 5 ? interp_nz_block(callee) : interp_nz_unblock(callee);
     if (!back) return;
-    memcpy(caller->data, back->data, sizeof(double) * (size_t)caller->numel);
+    memcpy(caller->data, back->data, (size_t)interp_elem_bytes(caller->dtype) * (size_t)caller->numel);
     interp_array_release(back);
 }
 
@@ -311,7 +311,7 @@ static bool bind_arg(InterpCtx *c, InterpFrame *dims, const Function *fn, int i,
         if (t->rank != 0) return interp_fail(c, pv->span, "argument %d ('%s') is a scalar parameter; pass rank 0", i, pv->name);
         InterpArray *a = interp_array_new(t->dtype, 0, NULL);
         interp_array_unpack(a, t->data);
-        double v = a->data[0];
+        double v = interp_get(a, 0);
         interp_array_release(a);
         *out = dtype_is_float(t->dtype) ? interp_float(v) : t->dtype == DT_BOOL ? interp_bool(v != 0) : interp_int((int64_t)v);
         return true;
@@ -335,11 +335,12 @@ static bool bind_arg(InterpCtx *c, InterpFrame *dims, const Function *fn, int i,
             return interp_fail(c, pv->span, "argument %d ('%s'): bad or too large shape", i, pv->name);
         numel *= t->shape[d];
     }
-    InterpArray *a = interp_array_new(t->dtype, t->rank, t->shape);
-    if (a->numel && !t->data) {
-        interp_array_release(a);
-        return interp_fail(c, pv->span, "argument %d ('%s') has no data", i, pv->name);
+    if (numel && !t->data) return interp_fail(c, pv->span, "argument %d ('%s') has no data", i, pv->name);
+    if (!is_nz(ty) && numel && interp_store_packed(t->dtype)) {   /* the caller's buffer is the array: no copy */
+        *out = interp_arr_value(interp_array_borrow(t->dtype, t->rank, t->shape, t->data));
+        return true;
     }
+    InterpArray *a = interp_array_new(t->dtype, t->rank, t->shape);
     if (is_nz(ty) && t->rank == 2) {   /* the caller's bytes are the NZ order of the logical matrix */
         InterpArray *blocked = interp_nz_block(a);
         interp_array_release(a);

@@ -38,14 +38,14 @@ static bool access(InterpCtx *c, const Expr *call, InterpValue *a, InterpValue *
     int64_t off = 0;
     if (!element_offset(c, call, x, &a[1], &off)) return false;
     if (!write) {
-        double v = x->data[off];
+        double v = interp_get(x, off);
         *out = dtype_is_float(x->dtype) ? interp_float(v) : interp_int((int64_t)v);
         return true;
     }
     const InterpValue *v = &a[2];
     if (v->kind != IV_INT && v->kind != IV_BOOL && v->kind != IV_FLOAT)
         return interp_fail(c, call->span, "%s: the value must be a scalar", ir_op_info(call->call.op)->name);
-    x->data[off] = interp_round(x->dtype, v->kind == IV_FLOAT ? v->f : (double)v->i);
+    interp_store(x, off, v->kind == IV_FLOAT ? v->f : (double)v->i);
     *out = interp_retain(a[0]);
     return true;
 }

@@ -60,7 +60,24 @@ InterpArray *interp_array_new(DType dt, int rank, const int64_t *shape) {
         a->shape[i] = a->valid[i] = shape[i];
         a->numel *= shape[i];
     }
-    a->data = xcalloc((size_t)a->numel, sizeof(double));
+    a->data = xcalloc((size_t)a->numel, (size_t)interp_elem_bytes(dt));   /* zero bits are 0 in every storage */
+    return a;
+}
+
+InterpArray *interp_array_borrow(DType dt, int rank, const int64_t *shape, void *data) {
+    PTOC_ASSERT(interp_store_packed(dt), "borrowing a %s buffer", dtype_name(dt));
+    InterpArray *a = interp_array_new(dt, 0, NULL);   /* numel 1, a one-element allocation freed below */
+    a->rank = rank;
+    for (int i = 0; i < rank; i++) {
+        PTOC_ASSERT(shape[i] >= 0, "negative dim %lld", (long long)shape[i]);
+        a->shape[i] = a->valid[i] = shape[i];
+        a->numel *= shape[i];
+    }
+    free(a->data);
+    a->data = data;
+    a->borrowed = true;
+    if (dt == DT_BOOL)   /* read as 0 / 1, as interp_array_unpack does */
+        for (int64_t i = 0; i < a->numel; i++) ((uint8_t *)data)[i] = ((uint8_t *)data)[i] != 0;
     return a;
 }
 
@@ -68,16 +85,16 @@ void interp_array_release(InterpArray *a) {
     if (!a) return;
     PTOC_ASSERT(a->refs > 0, "array over-released");
     if (--a->refs) return;
-    free(a->data);
+    if (!a->borrowed) free(a->data);
     free(a);
 }
 
 InterpArray *interp_array_copy(const InterpArray *src, DType dt) {
     InterpArray *a = interp_array_new(dt, src->rank, src->shape);
     memcpy(a->valid, src->valid, sizeof a->valid);
-    if (dt == src->dtype) memcpy(a->data, src->data, sizeof(double) * (size_t)a->numel);
+    if (dt == src->dtype) memcpy(a->data, src->data, (size_t)interp_elem_bytes(dt) * (size_t)a->numel);
     else
-        for (int64_t i = 0; i < a->numel; i++) a->data[i] = interp_round(dt, src->data[i]);
+        for (int64_t i = 0; i < a->numel; i++) interp_store(a, i, interp_get(src, i));
     return a;
 }
 
@@ -145,42 +162,33 @@ static double load_elem(DType dt, const unsigned char *p) {
 /* double (already rounded to dt) -> one packed element. */
 static void store_elem(DType dt, unsigned char *p, double v) {
     switch (dt) {
-    case DT_FP16: { uint16_t h = f32_to_fp16((float)v); memcpy(p, &h, 2); return; }
-    case DT_BF16: { uint16_t h = f32_to_bf16((float)v); memcpy(p, &h, 2); return; }
-    case DT_FP32: { float x = (float)v; memcpy(p, &x, 4); return; }
-    case DT_BOOL: *p = v != 0; return;
-    case DT_INT8: *p = (unsigned char)(int8_t)round_int(v, 8, false); return;
-    case DT_UINT8: *p = (unsigned char)round_int(v, 8, true); return;
-    case DT_INT16: { int16_t x = (int16_t)round_int(v, 16, false); memcpy(p, &x, 2); return; }
-    case DT_UINT16: { uint16_t x = (uint16_t)round_int(v, 16, true); memcpy(p, &x, 2); return; }
-    case DT_INT32: { int32_t x = (int32_t)round_int(v, 32, false); memcpy(p, &x, 4); return; }
-    case DT_UINT32: { uint32_t x = (uint32_t)round_int(v, 32, true); memcpy(p, &x, 4); return; }
     case DT_INT64: case DT_INDEX: { int64_t x = (int64_t)round_int(v, 64, false); memcpy(p, &x, 8); return; }
     case DT_UINT64: { uint64_t x = (uint64_t)round_int(v, 64, true); memcpy(p, &x, 8); return; }
     default: PTOC_UNREACHABLE("pack of %s", dtype_name(dt));
     }
 }
 
+/* Packed storage is the caller's byte format: a copy, except BOOL, whose bytes are read as 0 / 1. */
 void interp_array_unpack(InterpArray *a, const void *data) {
+    if (interp_store_packed(a->dtype)) {
+        if (a->data != data) memcpy(a->data, data, (size_t)interp_elem_bytes(a->dtype) * (size_t)a->numel);
+        if (a->dtype == DT_BOOL)
+            for (int64_t i = 0; i < a->numel; i++) ((uint8_t *)a->data)[i] = ((uint8_t *)a->data)[i] != 0;
+        return;
+    }
     const unsigned char *p = data;
     int eb = dtype_bytes(a->dtype);
-    uint16_t h;
-    switch (a->dtype) {   /* the common dtypes without a per-element switch; values are exact */
-    case DT_FP16:
-        for (int64_t i = 0; i < a->numel; i++) { memcpy(&h, p + 2 * i, 2); a->data[i] = fp16_to_f32(h); }
-        return;
-    case DT_BF16:
-        for (int64_t i = 0; i < a->numel; i++) { memcpy(&h, p + 2 * i, 2); a->data[i] = bf16_to_f32(h); }
-        return;
-    default:
-        for (int64_t i = 0; i < a->numel; i++) a->data[i] = load_elem(a->dtype, p + i * eb);
-    }
+    for (int64_t i = 0; i < a->numel; i++) ((double *)a->data)[i] = load_elem(a->dtype, p + i * eb);
 }
 
 void interp_array_pack(const InterpArray *a, void *data) {
+    if (interp_store_packed(a->dtype)) {
+        if (a->data != data) memcpy(data, a->data, (size_t)interp_elem_bytes(a->dtype) * (size_t)a->numel);
+        return;
+    }
     unsigned char *p = data;
     int eb = dtype_bytes(a->dtype);
-    for (int64_t i = 0; i < a->numel; i++) store_elem(a->dtype, p + i * eb, a->data[i]);
+    for (int64_t i = 0; i < a->numel; i++) store_elem(a->dtype, p + i * eb, ((const double *)a->data)[i]);
 }
 
 const char *interp_shape_str(const InterpArray *a, char *buf, size_t n) {
@@ -200,8 +208,8 @@ static void nz_copy(InterpArray *logical, InterpArray *blocked, int64_t R, int64
     for (int64_t i = 0; i < R; i++)
         for (int64_t j = 0; j < C; j++) {
             int64_t b = (j / c0) * (R * c0) + i * c0 + j % c0;   /* (i / 16)·16·c0 + (i % 16)·c0 = i·c0 */
-            if (to_blocked) blocked->data[b] = logical->data[i * C + j];
-            else logical->data[i * C + j] = blocked->data[b];
+            if (to_blocked) interp_set(blocked, b, interp_get(logical, i * C + j));
+            else interp_set(logical, i * C + j, interp_get(blocked, b));
         }
 }
 

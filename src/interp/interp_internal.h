@@ -15,8 +15,17 @@
 #define INTERP_MAX_DEPTH 64
 #define INTERP_MAX_NUMEL (INT64_C(1) << 31)   /* larger arrays are reported, not allocated */
 
-/* A logical array: row-major doubles, every element already rounded to `dtype`. `valid` is the
- * leading valid rectangle (tiles); it equals `shape` for tensors. */
+/* A logical array: row-major elements of `dtype`, held in the dtype's own storage (below) so that
+ * a tensor costs what the caller's buffer costs, and an entry tensor can be the caller's buffer
+ * itself (`borrowed`: not freed). Every element is a value of `dtype` (stores round first), and
+ * interp_get returns it as the double the evaluator computes with. `valid` is the leading valid
+ * rectangle (tiles); it equals `shape` for tensors.
+ *
+ * Storage: FP16/BF16 their 16-bit patterns, FP32 float, BOOL/INT8/UINT8 one byte, INT16/UINT16,
+ * INT32/UINT32 their C types — the packed byte format of a caller's buffer, and exact: each holds
+ * every value interp_round gives for its dtype, so get(set(v)) == v. 64-bit integers (and any other
+ * dtype) stay double, as the interpreter computes integers in double (exact to 2^53); their caller
+ * buffers are copied in and packed back out. */
 typedef struct InterpArray {
     int refs;
     DType dtype;
@@ -24,8 +33,71 @@ typedef struct InterpArray {
     int64_t shape[INTERP_MAX_RANK];
     int64_t valid[INTERP_MAX_RANK];
     int64_t numel;
-    double *data;
+    void *data;
+    bool borrowed;              /* data is the caller's buffer: not freed */
 } InterpArray;
+
+typedef enum { IS_F16, IS_BF16, IS_F32, IS_BOOL, IS_I8, IS_U8, IS_I16, IS_U16, IS_I32, IS_U32, IS_F64 } InterpStore;
+
+static inline InterpStore interp_store_of(DType dt) {
+    switch (dt) {
+    case DT_FP16: return IS_F16;
+    case DT_BF16: return IS_BF16;
+    case DT_FP32: return IS_F32;
+    case DT_BOOL: return IS_BOOL;
+    case DT_INT8: return IS_I8;
+    case DT_UINT8: return IS_U8;
+    case DT_INT16: return IS_I16;
+    case DT_UINT16: return IS_U16;
+    case DT_INT32: return IS_I32;
+    case DT_UINT32: return IS_U32;
+    default: return IS_F64;
+    }
+}
+
+/* Bytes per element of dt's storage; the storage is the caller's packed format unless it is IS_F64. */
+static inline int interp_elem_bytes(DType dt) {
+    static const int bytes[] = { 2, 2, 4, 1, 1, 1, 2, 2, 4, 4, 8 };
+    return bytes[interp_store_of(dt)];
+}
+static inline bool interp_store_packed(DType dt) { return interp_store_of(dt) != IS_F64; }
+
+/* Element i of a as a double (exact). */
+static inline double interp_get(const InterpArray *a, int64_t i) {
+    const void *d = a->data;
+    switch (interp_store_of(a->dtype)) {
+    case IS_F16: return fp16_to_f32(((const uint16_t *)d)[i]);
+    case IS_BF16: return bf16_to_f32(((const uint16_t *)d)[i]);
+    case IS_F32: return ((const float *)d)[i];
+    case IS_BOOL: return ((const uint8_t *)d)[i] != 0;
+    case IS_I8: return ((const int8_t *)d)[i];
+    case IS_U8: return ((const uint8_t *)d)[i];
+    case IS_I16: return ((const int16_t *)d)[i];
+    case IS_U16: return ((const uint16_t *)d)[i];
+    case IS_I32: return ((const int32_t *)d)[i];
+    case IS_U32: return ((const uint32_t *)d)[i];
+    default: return ((const double *)d)[i];
+    }
+}
+
+/* Element i of a := v, a value already rounded to a->dtype (interp_round): the conversions below
+ * are exact on such values. */
+static inline void interp_set(InterpArray *a, int64_t i, double v) {
+    void *d = a->data;
+    switch (interp_store_of(a->dtype)) {
+    case IS_F16: ((uint16_t *)d)[i] = f32_to_fp16((float)v); return;
+    case IS_BF16: ((uint16_t *)d)[i] = f32_to_bf16((float)v); return;
+    case IS_F32: ((float *)d)[i] = (float)v; return;
+    case IS_BOOL: ((uint8_t *)d)[i] = v != 0; return;
+    case IS_I8: ((int8_t *)d)[i] = (int8_t)v; return;
+    case IS_U8: ((uint8_t *)d)[i] = (uint8_t)v; return;
+    case IS_I16: ((int16_t *)d)[i] = (int16_t)v; return;
+    case IS_U16: ((uint16_t *)d)[i] = (uint16_t)v; return;
+    case IS_I32: ((int32_t *)d)[i] = (int32_t)v; return;
+    case IS_U32: ((uint32_t *)d)[i] = (uint32_t)v; return;
+    default: ((double *)d)[i] = v; return;
+    }
+}
 
 typedef enum { IV_NONE = 0, IV_INT, IV_FLOAT, IV_BOOL, IV_ARRAY, IV_TUPLE, IV_PTR } InterpKind;
 
@@ -83,8 +155,13 @@ InterpTuple *interp_tuple_new(int n);                   /* items IV_NONE, refs 1
 
 InterpArray *interp_array_new(DType dt, int rank, const int64_t *shape);   /* zeros, refs 1 */
 void interp_array_release(InterpArray *a);
+/* An array over the caller's packed buffer (dt's storage must be packed; BOOL bytes are normalised
+ * to 0 / 1 in place): writes go straight to the caller, nothing is copied or freed. */
+InterpArray *interp_array_borrow(DType dt, int rank, const int64_t *shape, void *data);
 InterpArray *interp_array_copy(const InterpArray *a, DType dt);            /* rounded to dt */
 double interp_round(DType dt, double v);              /* the value a `dt` element stores */
+/* Element i of a := v rounded to a->dtype. */
+static inline void interp_store(InterpArray *a, int64_t i, double v) { interp_set(a, i, interp_round(a->dtype, v)); }
 bool interp_dtype_supported(DType dt);
 /* Packed caller data <-> arrays. */
 void interp_array_unpack(InterpArray *a, const void *data);

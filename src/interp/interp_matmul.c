@@ -30,31 +30,31 @@ static void *to_matrix(const InterpArray *x, bool trans, bool as_double) {
     int64_t r = x->shape[0], c = x->shape[1], n = r * c;
     void *buf = malloc((size_t)(n > 0 ? n : 1) * (as_double ? sizeof(double) : sizeof(float)));
     PTOC_ASSERT(buf, "out of memory");
-    const double *src = x->data;
-    if (as_double && !trans) memcpy(buf, src, sizeof(double) * (size_t)n);
+    if (as_double && !trans)
+        for (int64_t i = 0; i < n; i++) ((double *)buf)[i] = interp_get(x, i);
     else if (as_double)
         for (int64_t i = 0; i < r; i++)
-            for (int64_t j = 0; j < c; j++) ((double *)buf)[j * r + i] = src[i * c + j];
+            for (int64_t j = 0; j < c; j++) ((double *)buf)[j * r + i] = interp_get(x, i * c + j);
     else if (!trans) {
         float *f = buf;
-        for (int64_t i = 0; i < n; i++) f[i] = (float)src[i];
+        for (int64_t i = 0; i < n; i++) f[i] = (float)interp_get(x, i);
     } else
         for (int64_t i = 0; i < r; i++)
-            for (int64_t j = 0; j < c; j++) ((float *)buf)[j * r + i] = (float)src[i * c + j];
+            for (int64_t j = 0; j < c; j++) ((float *)buf)[j * r + i] = (float)interp_get(x, i * c + j);
     return buf;
 }
 
 /* op(A)[i][k], read in place (no copy of A: fewer pages touched). */
 static double a_at(const InterpMatmul *m, int64_t i, int64_t k, int64_t M, int64_t K) {
-    return m->a_trans ? m->a->data[k * M + i] : m->a->data[i * K + k];
+    return interp_get(m->a, m->a_trans ? k * M + i : i * K + k);
 }
 
-static double bias_at(const InterpMatmul *m, int64_t j) { return m->bias ? m->bias->data[j] : 0.0; }
+static double bias_at(const InterpMatmul *m, int64_t j) { return m->bias ? interp_get(m->bias, j) : 0.0; }
 
 static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, int64_t j, float sum) {
     if (m->bias) sum = sum + (float)bias_at(m, j);
-    if (m->accumulate) sum = (float)res->data[idx] + sum;
-    res->data[idx] = interp_round(res->dtype, sum);
+    if (m->accumulate) sum = (float)interp_get(res, idx) + sum;
+    interp_store(res, idx, sum);
 }
 
 /* ---------------------------------------------------------------- blocked kernels
@@ -138,12 +138,11 @@ static void *b_padded(const InterpMatmul *m, int64_t K, int64_t N, int64_t np, b
     size_t eb = as_double ? sizeof(double) : sizeof(float);
     void *buf = calloc((size_t)(K * np > 0 ? K * np : 1), eb);
     PTOC_ASSERT(buf, "out of memory");
-    const double *src = m->b->data;
+    const InterpArray *src = m->b;
     int64_t sl = m->b_trans ? 1 : N, sj = m->b_trans ? K : 1;   /* op(B)[l][j] = src[l * sl + j * sj] */
     for (int64_t l = 0; l < K; l++) {
-        const double *row = src + l * sl;
-        if (as_double) { double *d = (double *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = row[j * sj]; }
-        else { float *d = (float *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = (float)row[j * sj]; }
+        if (as_double) { double *d = (double *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = interp_get(src, l * sl + j * sj); }
+        else { float *d = (float *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = (float)interp_get(src, l * sl + j * sj); }
     }
     return buf;
 }
@@ -168,8 +167,7 @@ static void mm_blocked(const InterpMatmul *m, InterpArray *res, int64_t M, int64
         else if (IM_WIDE()) half_block_avx512(K, np, a4, B, out);
         else half_block_gen(K, np, a4, B, out);
         if (!m->bias && !m->accumulate && res->dtype == DT_FP32)   /* interp_round(FP32, float) is the float itself */
-            for (int64_t r = 0; r < rows; r++)
-                for (int64_t j = 0; j < N; j++) res->data[(i0 + r) * N + j] = out[r * np + j];
+            for (int64_t r = 0; r < rows; r++) memcpy((float *)res->data + (i0 + r) * N, out + r * np, sizeof(float) * (size_t)N);
         else
             for (int64_t r = 0; r < rows; r++)
                 for (int64_t j = 0; j < N; j++) store_result(m, res, (i0 + r) * N + j, j, out[r * np + j]);
@@ -192,8 +190,8 @@ static void mm_int(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N
         }
         for (int64_t j = 0; j < N; j++) {
             double s = (double)row[j] + bias_at(m, j);
-            if (m->accumulate) s += res->data[i * N + j];
-            res->data[i * N + j] = interp_round(res->dtype, s);
+            if (m->accumulate) s += interp_get(res, i * N + j);
+            interp_store(res, i * N + j, s);
         }
     }
     free(row);

@@ -99,8 +99,8 @@ static void window_copy(InterpArray *dst, const int64_t *doff, const InterpArray
             si += (soff[d] + x) * ss[d];
         }
         for (int64_t j = 0; j < inner; j++) {
-            double v = src->data[si + j];
-            dst->data[di + j] = interp_round(dst->dtype, add ? dst->data[di + j] + v : v);
+            double v = interp_get(src, si + j);
+            interp_store(dst, di + j, add ? interp_get(dst, di + j) + v : v);
         }
         int d = r - 2;
         while (d >= 0 && ++idx[d] == ext[d]) idx[d--] = 0;
@@ -244,7 +244,7 @@ static bool op_load_nz(OpArgs *a, const InterpArray *src, const int64_t *off, in
     for (int64_t i = 0; i < vr; i++)
         for (int64_t j = 0; j < vc; j++) {
             int64_t bj = off[1] + j / c0, bi = off[2] + i / 16;
-            r->data[i * shape[1] + j] = src->data[((bj * nr + bi) * 16 + i % 16) * c0 + j % c0];
+            interp_store(r, i * shape[1] + j, interp_get(src, ((bj * nr + bi) * 16 + i % 16) * c0 + j % c0));
         }
     *out = interp_arr_value(r);
     return true;

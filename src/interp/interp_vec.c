@@ -200,16 +200,18 @@ static bool elem_unary(VecUn op, DType dt, double x, double *out) {
 typedef struct VecSrc { const InterpArray *x; int64_t rs, cs; } VecSrc;
 
 static double src_at(const VecSrc *s, DType dt, int64_t r, int64_t c) {
-    return vec_convert(dt, s->x->dtype, s->x->data[r * s->rs + c * s->cs]);
+    return vec_convert(dt, s->x->dtype, interp_get(s->x, r * s->rs + c * s->cs));
 }
 
-/* A scalar seen as a one-element array of dtype dt (storage *v, never released). */
-static void scalar_array(InterpArray *tmp, DType dt, double *v) {
+/* A scalar v (a value of dt) seen as a one-element array of dtype dt (storage *store, never
+ * released). */
+static void scalar_array(InterpArray *tmp, DType dt, double v, uint64_t *store) {
     memset(tmp, 0, sizeof *tmp);
     tmp->refs = 1;
     tmp->dtype = dt;
     tmp->numel = 1;
-    tmp->data = v;
+    tmp->data = store;
+    interp_set(tmp, 0, v);
 }
 
 static bool bad_broadcast(VecArgs *a, const InterpArray *x, const InterpArray *y) {
@@ -269,7 +271,7 @@ static bool elem_at(const VecElem *e, DType dt, int64_t r, int64_t c, double *ou
     case VE_BINARY: return elem_binary((VecBin)e->op, dt, src_at(&e->x, dt, r, c), src_at(&e->y, dt, r, c), out);
     case VE_UNARY: return elem_unary((VecUn)e->op, dt, src_at(&e->x, dt, r, c), out);
     default:
-        *out = convert(dt, e->x.x->dtype, e->x.x->data[r * e->x.rs + c * e->x.cs], e->op);
+        *out = convert(dt, e->x.x->dtype, interp_get(e->x.x, r * e->x.rs + c * e->x.cs), e->op);
         return true;
     }
 }
@@ -279,12 +281,13 @@ static bool run_elems(VecArgs *a, InterpArray *res, const VecElem *e, InterpValu
     int64_t R = vec_rows(res), C = vec_cols(res), vc = vec_valid_cols(res);
     for (int64_t r = 0; r < R; r++) {
         if (!vec_row_valid(res, r)) continue;
-        for (int64_t c = 0; c < vc; c++)
-            if (!elem_at(e, res->dtype, r, c, &res->data[r * C + c])) {
-                interp_array_release(res);
-                return interp_fail(a->c, a->call->span, "%s: integer division by zero (row %lld, column %lld)",
-                                   vec_name(a), (long long)r, (long long)c);
-            }
+        for (int64_t c = 0; c < vc; c++) {
+            double v;
+            if (elem_at(e, res->dtype, r, c, &v)) { interp_set(res, r * C + c, v); continue; }
+            interp_array_release(res);
+            return interp_fail(a->c, a->call->span, "%s: integer division by zero (row %lld, column %lld)",
+                               vec_name(a), (long long)r, (long long)c);
+        }
     }
     *out = interp_arr_value(res);
     return true;
@@ -314,8 +317,9 @@ static bool binary_scalar(VecArgs *a, VecBin op, int ti, InterpValue *out) {
     InterpArray *t = a->v[ti].arr, sarr, *res;
     DType dt = vec_result_dtype(a, t->dtype);
     double s;
+    uint64_t store;
     if (!vec_arg_scalar(a, 1 - ti, dt, &s) || !result_like(a, t, dt, &res)) return false;
-    scalar_array(&sarr, dt, &s);
+    scalar_array(&sarr, dt, s, &store);
     VecSrc ts = { t, vec_cols(t), 1 }, ss = { &sarr, 0, 0 };
     VecElem e = { VE_BINARY, op, ti == 0 ? ts : ss, ti == 0 ? ss : ts };
     return run_elems(a, res, &e, out);
@@ -417,7 +421,7 @@ static bool op_reshape(VecArgs *a, InterpValue *out) {
     }
     InterpArray *res = interp_array_new(x->dtype, 2, d);
     if (!res) return interp_fail(a->c, a->call->span, "%s: out of memory", vec_name(a));
-    memcpy(res->data, x->data, sizeof(double) * (size_t)x->numel);
+    memcpy(res->data, x->data, (size_t)interp_elem_bytes(x->dtype) * (size_t)x->numel);
     *out = interp_arr_value(res);
     return true;
 }

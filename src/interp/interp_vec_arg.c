@@ -30,11 +30,10 @@ static bool op_arg(VecArgs *a, bool row, bool max, InterpValue *out) {
     int64_t lines = row ? vr : vc, len = row ? vc : vr;
     for (int64_t l = 0; l < lines; l++) {
         /* cell j of line l: row l column j, or row j column l */
-        const double *p = row ? x->data + l * C : x->data + l;
-        int64_t step = row ? 1 : C, best = 0;
+        int64_t p = row ? l * C : l, step = row ? 1 : C, best = 0;
         for (int64_t j = 1; j < len; j++)
-            if (replaces(max, p[j * step], p[best * step])) best = j;
-        res->data[l] = (double)best;     /* [R, 1] row l, or [1, C] column l: both index l */
+            if (replaces(max, interp_get(x, p + j * step), interp_get(x, p + best * step))) best = j;
+        interp_store(res, l, (double)best);     /* [R, 1] row l, or [1, C] column l: both index l */
     }
     *out = interp_arr_value(res);
     return true;

@@ -128,9 +128,9 @@ static bool op_elementwise(VecArgs *a, BitFn f, int form, InterpValue *out) {
     bool ok = true;
     for (int64_t r = 0; ok && r < x->valid[0]; r++)
         for (int64_t c = 0; ok && c < x->valid[1]; c++) {
-            double xv = vec_convert(dt, x->dtype, x->data[r * C + c]);
-            double yv = y ? vec_convert(dt, y->dtype, y->data[r * C + c]) : s;
-            ok = elem(a, f, dt, xv, yv, r, c, &res->data[r * C + c]);
+            double xv = vec_convert(dt, x->dtype, interp_get(x, r * C + c)), v;
+            double yv = y ? vec_convert(dt, y->dtype, interp_get(y, r * C + c)) : s;
+            if ((ok = elem(a, f, dt, xv, yv, r, c, &v))) interp_set(res, r * C + c, v);
         }
     return finish(a, res, ok, out);
 }
@@ -151,8 +151,9 @@ static bool op_expdif(VecArgs *a, bool rows, InterpValue *out) {
     bool ok = true;
     for (int64_t r = 0; ok && r < t->valid[0]; r++)
         for (int64_t c = 0; ok && c < t->valid[1]; c++) {
-            double vv = vec_convert(dt, v->dtype, rows ? v->data[r * VC] : v->data[c]);
-            ok = elem(a, BF_EXPDIF, dt, vec_convert(dt, t->dtype, t->data[r * C + c]), vv, r, c, &res->data[r * C + c]);
+            double vv = vec_convert(dt, v->dtype, interp_get(v, rows ? r * VC : c)), e;
+            ok = elem(a, BF_EXPDIF, dt, vec_convert(dt, t->dtype, interp_get(t, r * C + c)), vv, r, c, &e);
+            if (ok) interp_set(res, r * C + c, e);
         }
     return finish(a, res, ok, out);
 }
@@ -171,10 +172,10 @@ static bool op_part(VecArgs *a, BitFn f, InterpValue *out) {
     for (int64_t r = 0; ok && r < vr; r++)
         for (int64_t c = 0; ok && c < vc; c++) {
             bool in_x = r < x->valid[0] && c < x->valid[1], in_y = r < y->valid[0] && c < y->valid[1];
-            double xv = in_x ? vec_convert(dt, x->dtype, x->data[r * C + c]) : 0;
-            double yv = in_y ? vec_convert(dt, y->dtype, y->data[r * C + c]) : 0;
-            if (in_x && in_y) ok = elem(a, f, dt, xv, yv, r, c, &res->data[r * C + c]);
-            else res->data[r * C + c] = in_x ? xv : yv;   /* neither: 0 */
+            double xv = in_x ? vec_convert(dt, x->dtype, interp_get(x, r * C + c)) : 0;
+            double yv = in_y ? vec_convert(dt, y->dtype, interp_get(y, r * C + c)) : 0, v = in_x ? xv : yv;   /* neither: 0 */
+            if (in_x && in_y) ok = elem(a, f, dt, xv, yv, r, c, &v);
+            if (ok) interp_set(res, r * C + c, v);
         }
     return finish(a, res, ok, out);
 }

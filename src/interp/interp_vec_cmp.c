@@ -34,8 +34,10 @@ static bool op_cmp(VecArgs *a, bool scalar, InterpValue *out) {
     int64_t vr = x->valid[0], vc = x->valid[1];
     for (int64_t r = 0; r < vr; r++)
         for (int64_t c = 0; c < vc; c++)
-            if (holds(mode, x->data[r * C + c], y ? y->data[r * C + c] : s))
-                res->data[r * shape[1] + c / 8] += (double)(1u << (c % 8));
+            if (holds(mode, interp_get(x, r * C + c), y ? interp_get(y, r * C + c) : s)) {
+                int64_t i = r * shape[1] + c / 8;
+                interp_set(res, i, interp_get(res, i) + (double)(1u << (c % 8)));
+            }
     res->valid[0] = vr;
     res->valid[1] = (vc + 7) / 8;
     *out = interp_arr_value(res);
@@ -56,8 +58,8 @@ static bool op_sel(VecArgs *a, bool scalar, InterpValue *out) {
     if (!res) return interp_fail(a->c, a->call->span, "%s: out of memory", vec_name(a));
     for (int64_t r = 0; r < x->valid[0]; r++)
         for (int64_t c = 0; c < x->valid[1]; c++) {
-            unsigned byte = (unsigned)m->data[r * MW + c / 8];
-            res->data[r * C + c] = ((byte >> (c % 8)) & 1u) ? x->data[r * C + c] : scalar ? s : y->data[r * C + c];
+            unsigned byte = (unsigned)interp_get(m, r * MW + c / 8);
+            interp_store(res, r * C + c, ((byte >> (c % 8)) & 1u) ? interp_get(x, r * C + c) : scalar ? s : interp_get(y, r * C + c));
         }
     res->valid[0] = x->valid[0];
     res->valid[1] = x->valid[1];

@@ -14,7 +14,7 @@ static bool op_transpose(VecArgs *a, InterpValue *out) {
     if (!vec_new_result(a, x->dtype, 2, shape, &res)) return false;
     if (!res) return interp_fail(a->c, a->call->span, "%s: out of memory", vec_name(a));
     for (int64_t r = 0; r < R; r++)
-        for (int64_t c = 0; c < C; c++) res->data[c * R + r] = x->data[r * C + c];
+        for (int64_t c = 0; c < C; c++) interp_set(res, c * R + r, interp_get(x, r * C + c));
     res->valid[0] = x->valid[1];
     res->valid[1] = x->valid[0];
     *out = interp_arr_value(res);
@@ -30,8 +30,8 @@ static bool op_concat(VecArgs *a, InterpValue *out) {
     if (!vec_new_result(a, x->dtype, 2, shape, &res)) return false;
     if (!res) return interp_fail(a->c, a->call->span, "%s: out of memory", vec_name(a));
     for (int64_t r = 0; r < R; r++) {
-        for (int64_t c = 0; c < Ca; c++) res->data[r * (Ca + Cb) + c] = x->data[r * Ca + c];
-        for (int64_t c = 0; c < Cb; c++) res->data[r * (Ca + Cb) + Ca + c] = y->data[r * Cb + c];
+        for (int64_t c = 0; c < Ca; c++) interp_set(res, r * (Ca + Cb) + c, interp_get(x, r * Ca + c));
+        for (int64_t c = 0; c < Cb; c++) interp_store(res, r * (Ca + Cb) + Ca + c, interp_get(y, r * Cb + c));
     }
     *out = interp_arr_value(res);
     return true;
@@ -68,7 +68,7 @@ static bool op_slice(VecArgs *a, InterpValue *out) {
                            (long long)vs[0], (long long)vs[1], (long long)sh[0], (long long)sh[1]);
     if (!vec_new_result(a, t->dtype, 2, sh, &res)) return false;
     for (int64_t r = 0; r < sh[0]; r++)
-        for (int64_t c = 0; c < sh[1]; c++) res->data[r * sh[1] + c] = t->data[(off[0] + r) * t->shape[1] + off[1] + c];
+        for (int64_t c = 0; c < sh[1]; c++) interp_set(res, r * sh[1] + c, interp_get(t, (off[0] + r) * t->shape[1] + off[1] + c));
     res->valid[0] = vs[0];
     res->valid[1] = vs[1];
     *out = interp_arr_value(res);

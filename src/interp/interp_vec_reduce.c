@@ -38,7 +38,7 @@ static void fill_valid(InterpArray *res, double v) {
     int64_t R = vec_rows(res), C = vec_cols(res), vc = vec_valid_cols(res);
     for (int64_t r = 0; r < R; r++)
         if (vec_row_valid(res, r))
-            for (int64_t c = 0; c < vc; c++) res->data[r * C + c] = v;
+            for (int64_t c = 0; c < vc; c++) interp_set(res, r * C + c, v);
 }
 
 /* full(shape, dtype, value): the dtype is the call's type, else the written one. */
@@ -108,7 +108,7 @@ static bool op_fillpad(VecArgs *a, InterpValue *out) {
     for (int64_t r = 0; r < R; r++) {
         bool row = vec_row_valid(x, r);
         for (int64_t c = 0; c < C; c++)
-            res->data[r * C + c] = row && c < vc ? vec_convert(dt, x->dtype, x->data[r * C + c]) : pad;
+            interp_set(res, r * C + c, row && c < vc ? vec_convert(dt, x->dtype, interp_get(x, r * C + c)) : pad);
     }
     *out = interp_arr_value(res);
     return true;
@@ -129,7 +129,8 @@ static bool op_fillpad_expand(VecArgs *a, InterpValue *out) {
     double pad = pad_of(dt, pk);
     for (int64_t r = 0; r < shape[0]; r++)
         for (int64_t c = 0; c < shape[1]; c++)
-            res->data[r * shape[1] + c] = r < x->valid[0] && c < x->valid[1] ? vec_convert(dt, x->dtype, x->data[r * x->shape[1] + c]) : pad;
+            interp_set(res, r * shape[1] + c,
+                       r < x->valid[0] && c < x->valid[1] ? vec_convert(dt, x->dtype, interp_get(x, r * x->shape[1] + c)) : pad);
     *out = interp_arr_value(res);
     return true;
 }
@@ -137,10 +138,10 @@ static bool op_fillpad_expand(VecArgs *a, InterpValue *out) {
 /* ---------------------------------------------------------------- reductions */
 typedef enum { VR_SUM, VR_MAX, VR_MIN, VR_PROD } VecRed;
 
-/* n >= 1 cells of one row or column: p[idx(j) · stride] with idx(j) = rows[j], or j without a list. */
-typedef struct Line { const double *p; int64_t stride; const int64_t *rows; int64_t n; } Line;
+/* n >= 1 cells of one row or column: x[base + idx(j) · stride] with idx(j) = rows[j], or j without a list. */
+typedef struct Line { const InterpArray *x; int64_t base, stride; const int64_t *rows; int64_t n; } Line;
 
-static double line_at(const Line *l, int64_t j) { return l->p[(l->rows ? l->rows[j] : j) * l->stride]; }
+static double line_at(const Line *l, int64_t j) { return interp_get(l->x, l->base + (l->rows ? l->rows[j] : j) * l->stride); }
 
 /* The reduction of one line of source dtype src, as a value of dt. */
 static double reduce_line(VecRed op, DType src, DType dt, const Line *l) {
@@ -190,8 +191,8 @@ static bool op_row_reduce(VecArgs *a, VecRed op, InterpValue *out) {
     for (int64_t r = 0; r < R; r++) {
         if (!vec_row_valid(x, r)) continue;
         if (vc == 0) { interp_array_release(res); return empty_reduction(a, x); }
-        Line l = { x->data + r * C, 1, NULL, vc };
-        res->data[r] = reduce_line(op, x->dtype, dt, &l);
+        Line l = { x, r * C, 1, NULL, vc };
+        interp_set(res, r, reduce_line(op, x->dtype, dt, &l));
     }
     *out = interp_arr_value(res);
     return true;
@@ -215,8 +216,8 @@ static bool op_col_reduce(VecArgs *a, VecRed op, InterpValue *out) {
         for (int d = 0; d + 1 < x->rank; d++) res->valid[d] = nr > 0;
         res->valid[x->rank - 1] = vc;
         for (int64_t c = 0; c < vc; c++) {
-            Line l = { x->data + c, C, rows, nr };
-            res->data[c] = reduce_line(op, x->dtype, dt, &l);
+            Line l = { x, c, C, rows, nr };
+            interp_set(res, c, reduce_line(op, x->dtype, dt, &l));
         }
         *out = interp_arr_value(res);
     }

@@ -62,7 +62,7 @@ bool interp_vec_trig(VecArgs *a, InterpValue *out) {
     int64_t R = vec_rows(x), C = vec_cols(x), vc = vec_valid_cols(x);
     for (int64_t r = 0; r < R; r++)
         if (vec_row_valid(x, r))
-            for (int64_t c = 0; c < vc; c++) res->data[r * C + c] = trig((float)x->data[r * C + c], cos);
+            for (int64_t c = 0; c < vc; c++) interp_set(res, r * C + c, trig((float)interp_get(x, r * C + c), cos));
     *out = interp_arr_value(res);
     return true;
 }
