@@ -129,15 +129,19 @@ static bool pad_rank(OpArgs *a, int64_t *v, int n, int r, int64_t fill) {
     return true;
 }
 
-/* Writes src's valid region into dst at off (in place); shared by the assembles and tile.store. */
-static bool write_into(OpArgs *a, InterpArray *dst, const InterpArray *src, int64_t *off, int noff,
-                       const int64_t *ext_in, int next, bool add) {
-    int64_t ext[INTERP_MAX_RANK], zero[INTERP_MAX_RANK] = {0};
+/* The box of extent ext_in (rank next) at off inside dst: ext = ext_in padded to dst's rank. */
+static bool check_into(OpArgs *a, const InterpArray *dst, const int64_t *off, int noff, const int64_t *ext_in, int next,
+                       int64_t *ext) {
     memcpy(ext, ext_in, sizeof(int64_t) * (size_t)next);
     if (noff != dst->rank)
         return interp_fail(a->c, a->call->span, "%s: %d offsets for a rank %d target", op_name(a), noff, dst->rank);
     if (!pad_rank(a, ext, next, dst->rank, 1)) return false;
-    if (!check_window(a, dst, off, ext, dst->rank, "the target")) return false;
+    return check_window(a, dst, off, ext, dst->rank, "the target");
+}
+
+/* dst[off + idx] (=|+=) src[idx] for idx in the checked box ext (dst's rank; src's rank <= it). */
+static bool copy_into(OpArgs *a, InterpArray *dst, const InterpArray *src, const int64_t *off, const int64_t *ext, bool add) {
+    int64_t zero[INTERP_MAX_RANK] = {0};
     if (src->rank != dst->rank) {   /* same element order: view src with the padded rank */
         InterpArray view = *src;
         view.rank = dst->rank;
@@ -147,6 +151,13 @@ static bool write_into(OpArgs *a, InterpArray *dst, const InterpArray *src, int6
     } else
         window_copy(dst, off, src, zero, ext, dst->rank, add);
     return true;
+}
+
+/* Writes src's valid region into dst at off (in place); shared by the assembles and tile.store. */
+static bool write_into(OpArgs *a, InterpArray *dst, const InterpArray *src, int64_t *off, int noff,
+                       const int64_t *ext_in, int next, bool add) {
+    int64_t ext[INTERP_MAX_RANK];
+    return check_into(a, dst, off, noff, ext_in, next, ext) && copy_into(a, dst, src, off, ext, add);
 }
 
 /* A result shape must be non-negative and of a size the interpreter can hold. */
@@ -362,29 +373,85 @@ static bool check_mm(OpArgs *a, InterpMatmul *m, int64_t *M, int64_t *N) {
 
 static DType acc_dtype(DType operand) { return dtype_is_int(operand) ? DT_INT32 : DT_FP32; }
 
-/* tensor.matmul, tile.matmul, tile.matmul_bias: a fresh result array. */
-static bool op_matmul(OpArgs *a, InterpValue *out) {
-    InterpMatmul m = { .a_trans = kw_true(a, "a_trans"), .b_trans = kw_true(a, "b_trans") };
+/* The product of a matmul call (tensor.matmul, tile.matmul, tile.matmul_bias): operands checked,
+ * its [M, N] shape and result dtype. */
+static bool mm_setup(OpArgs *a, InterpMatmul *m, DType *dt, int64_t *M, int64_t *N) {
+    *m = (InterpMatmul){ .a_trans = kw_true(a, "a_trans"), .b_trans = kw_true(a, "b_trans") };
     InterpArray *x = NULL, *y = NULL, *bias = NULL;
     if (!arg_array(a, 0, "the left operand", &x) || !arg_array(a, 1, "the right operand", &y)) return false;
     if (a->call->call.op == OP_TILE_MATMUL_BIAS && !arg_array(a, 2, "the bias", &bias)) return false;
-    m.a = x; m.b = y; m.bias = bias;
-    int64_t M, N;
-    if (!check_mm(a, &m, &M, &N)) return false;
-    if (bias && bias->numel != N)
+    m->a = x; m->b = y; m->bias = bias;
+    if (!check_mm(a, m, M, N)) return false;
+    if (bias && bias->numel != *N)
         return interp_fail(a->c, a->call->span, "tile.matmul_bias: the bias has %lld elements, expected [1, %lld]",
-                           (long long)bias->numel, (long long)N);
-    DType dt;
+                           (long long)bias->numel, (long long)*N);
     if (a->call->call.op == OP_TENSOR_MATMUL) {
         const AttrVal *od = kwarg(a, "out_dtype");
-        dt = od && od->kind == AV_DTYPE && interp_dtype_supported(od->dtype) ? od->dtype : result_dtype(a, x->dtype);
-    } else dt = result_dtype(a, acc_dtype(x->dtype));
+        *dt = od && od->kind == AV_DTYPE && interp_dtype_supported(od->dtype) ? od->dtype : result_dtype(a, x->dtype);
+    } else *dt = result_dtype(a, acc_dtype(x->dtype));
+    int64_t shape[2] = { *M, *N };
+    return check_shape(a, shape, 2);
+}
+
+/* tensor.matmul, tile.matmul, tile.matmul_bias: a fresh result array. */
+static bool op_matmul(OpArgs *a, InterpValue *out) {
+    InterpMatmul m;
+    DType dt;
+    int64_t M, N;
+    if (!mm_setup(a, &m, &dt, &M, &N)) return false;
     int64_t shape[2] = { M, N };
-    if (!check_shape(a, shape, 2)) return false;
     InterpArray *r = interp_array_new(dt, 2, shape);
     interp_matmul_run(&m, r);
     *out = interp_arr_value(r);
     return true;
+}
+
+/* assemble(dst, matmul(x, y), off) — c[:] = pl.matmul(a, b) — writes the product into dst a band of
+ * rows at a time (at most FUSE_BYTES of product held), so a large product never exists whole beside
+ * its target. Every element is the one op_matmul computes (the rows of a product are independent),
+ * rounded into dst as op_assemble rounds it. When dst is an operand the whole product is formed
+ * first, as unfused. */
+#define FUSE_BYTES (INT64_C(4) << 20)
+
+static bool fused_assemble(OpArgs *a, OpArgs *b, InterpValue *out) {
+    InterpMatmul m;
+    DType dt;
+    int64_t M, N, K, off[INTERP_MAX_RANK], ext[INTERP_MAX_RANK];
+    InterpArray *dst = NULL;
+    int n;
+    if (!mm_setup(b, &m, &dt, &M, &N) || !arg_array(a, 0, "the target", &dst) || !arg_ints(a, 2, "the offset", off, &n))
+        return false;
+    int64_t box[2] = { M, N };
+    if (!check_into(a, dst, off, n, box, 2, ext)) return false;
+    interp_matmul_dims(&m, &M, &N, &K);
+    bool alias = dst->data == m.a->data || dst->data == m.b->data || (m.bias && dst->data == m.bias->data);
+    int64_t rows = alias ? M : FUSE_BYTES / (N * interp_elem_bytes(dt) + 1) / 4 * 4;
+    rows = rows < 4 ? 4 : rows > M ? M : rows;
+    int64_t a_shape[2] = { rows, K }, t_shape[2] = { rows, N };
+    InterpArray *band = interp_array_new(m.a->dtype, 2, a_shape), *t = interp_array_new(dt, 2, t_shape);
+    InterpMatmul bm = m;
+    bm.a = band;
+    bm.a_trans = false;
+    bool ok = true;
+    for (int64_t i0 = 0; i0 < M && ok; i0 += rows) {
+        int64_t h = M - i0 < rows ? M - i0 : rows, o[INTERP_MAX_RANK], e[INTERP_MAX_RANK];
+        band->shape[0] = band->valid[0] = t->shape[0] = t->valid[0] = h;
+        band->numel = h * K;
+        t->numel = h * N;
+        for (int64_t r = 0; r < h; r++)   /* rows i0.. of op(A), same dtype: exact copies */
+            for (int64_t k = 0; k < K; k++)
+                interp_set(band, r * K + k, interp_get(m.a, m.a_trans ? k * M + i0 + r : (i0 + r) * K + k));
+        interp_matmul_run(&bm, t);
+        memcpy(o, off, sizeof o);
+        memcpy(e, ext, sizeof e);
+        o[dst->rank - 2] += i0;
+        e[dst->rank - 2] = h;
+        ok = copy_into(a, dst, t, o, e, kw_atomic_add(a));
+    }
+    interp_array_release(band);
+    interp_array_release(t);
+    if (ok) *out = take(a, 0);
+    return ok;
 }
 
 /* The init predicate of matmul_acc: the 4th operand, else tensor.matmul_acc's init_cond kwarg. */
@@ -458,9 +525,20 @@ bool interp_eval_op(InterpCtx *c, InterpFrame *f, const Expr *call, InterpValue 
     if (info->flags & OPF_VEC) return interp_vec_op(c, f, call, out);   /* tile and tensor forms alike */
     if (info->flags & OPF_ACCESS) return interp_access_op(c, f, call, out);
     OpArgs a = { .c = c, .call = call, .n = call->call.nargs };
+    const Expr *src = (op == OP_TENSOR_ASSEMBLE || op == OP_TILE_ASSEMBLE) && a.n >= 3 ? call->call.args[1] : NULL;
+    bool fuse = src && src->kind == EX_CALL && (src->call.op == OP_TENSOR_MATMUL || src->call.op == OP_TILE_MATMUL ||
+                                                src->call.op == OP_TILE_MATMUL_BIAS) &&
+                src->call.nargs >= ir_op_info(src->call.op)->min_args && src->call.nargs <= ir_op_info(src->call.op)->max_args &&
+                src->call.nargs <= MAX_ARGS;
+    OpArgs b = { .c = c, .call = src, .n = fuse ? src->call.nargs : 0 };
     bool ok = true;
-    for (int i = 0; i < a.n && ok; i++) ok = interp_eval(c, f, call->call.args[i], &a.v[i]);
-    if (ok) ok = dispatch(&a, f, out);
+    /* arguments in source order: for a fused assemble, the matmul's operands in place of its result */
+    for (int i = 0; i < a.n && ok; i++)
+        if (fuse && i == 1)
+            for (int k = 0; k < b.n && ok; k++) ok = interp_eval(c, f, src->call.args[k], &b.v[k]);
+        else ok = interp_eval(c, f, call->call.args[i], &a.v[i]);
+    if (ok) ok = fuse ? fused_assemble(&a, &b, out) : dispatch(&a, f, out);
     for (int i = 0; i < a.n; i++) interp_release(a.v[i]);
+    for (int i = 0; i < b.n; i++) interp_release(b.v[i]);
     return ok;
 }
