@@ -13,6 +13,8 @@
 #include "driver/driver_int.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interp/interp.h"
@@ -196,67 +198,100 @@ static void tolerance(const DrvSession *s, double *atol, double *rtol) {
     *atol = *rtol = cls == 2 ? 1e-2 : cls == 0 ? 0.0 : 1e-4;
 }
 
-static void compare(DrvSession *s, void **bufs, void **gold) {
+/* Elements [e0, e0 + n) of output p: x the simulator's (indexed from e0), g the golden's (from 0). */
+static void compare_elems(DrvRunStats *r, const DrvParam *p, const void *x, const void *g, int64_t e0, int64_t n) {
+    for (int64_t e = 0; e < n; e++) {
+        double xv = drv_elem_get(x, p->dtype, e0 + e), gv = drv_elem_get(g, p->dtype, e);
+        r->checked++;
+        if (isnan(xv) && isnan(gv)) continue;
+        double abs_err = xv == gv ? 0.0 : fabs(xv - gv);
+        if (isnan(abs_err)) abs_err = INFINITY;
+        double rel = abs_err / fmax(fabs(gv), 1e-6);
+        /* an infinity matches only itself (atol + rtol * inf would accept anything) */
+        bool off = (isinf(xv) || isinf(gv)) ? xv != gv : !(abs_err <= r->atol + r->rtol * fabs(gv));
+        if (off) r->mismatches++;
+        if (abs_err > r->max_abs_err) r->max_abs_err = abs_err;
+        if (rel > r->max_rel_err) r->max_rel_err = rel;
+    }
+}
+
+/* The golden outputs wait for the simulator in memory, or — each of at least SPILL_MIN bytes — in an
+ * unlinked temporary file (spill_off[i] its offset there, -1: in memory), read back SPILL_CHUNK
+ * bytes at a time by the comparison. The simulator's race shadow then never adds to a resident
+ * golden copy of a large output (docs/cli.md "Memory"). */
+#define SPILL_MIN (INT64_C(16) << 20)
+#define SPILL_CHUNK ((size_t)1 << 20)
+
+typedef struct GoldSpill { FILE *f; int64_t *off; } GoldSpill;
+
+static bool compare_spilled(DrvSession *s, const DrvParam *p, const void *x, const GoldSpill *sp, int64_t off) {
+    int eb = dtype_bytes(p->dtype);
+    size_t per = SPILL_CHUNK / (size_t)eb;
+    void *g = malloc(per * (size_t)eb);
+    PTOC_ASSERT(g, "out of memory");
+    bool ok = fseeko(sp->f, (off_t)off, SEEK_SET) == 0;
+    for (int64_t e0 = 0; ok && e0 < p->numel; e0 += (int64_t)per) {
+        size_t n = (size_t)(p->numel - e0) < per ? (size_t)(p->numel - e0) : per;
+        ok = fread(g, (size_t)eb, n, sp->f) == n;
+        if (ok) compare_elems(&s->run, p, x, g, e0, (int64_t)n);
+    }
+    free(g);
+    if (!ok) diag_error(&s->diag, SPAN_NONE, "cannot read the golden output of '%s' back from its temporary file", p->name);
+    return ok;
+}
+
+static bool compare(DrvSession *s, void **bufs, void **gold, const GoldSpill *sp) {
     DrvRunStats *r = &s->run;
     tolerance(s, &r->atol, &r->rtol);
     r->compared = true;
-    for (int i = 0; i < s->nparams; i++) {
+    bool ok = true;
+    for (int i = 0; i < s->nparams && ok; i++) {
         const DrvParam *p = &s->params[i];
         if (!p->is_tensor || p->dir == PD_IN) continue;
-        for (int64_t e = 0; e < p->numel; e++) {
-            double x = drv_elem_get(bufs[i], p->dtype, e), g = drv_elem_get(gold[i], p->dtype, e);
-            r->checked++;
-            if (isnan(x) && isnan(g)) continue;
-            double abs_err = x == g ? 0.0 : fabs(x - g);
-            if (isnan(abs_err)) abs_err = INFINITY;
-            double rel = abs_err / fmax(fabs(g), 1e-6);
-            /* an infinity matches only itself (atol + rtol * inf would accept anything) */
-            bool off = (isinf(x) || isinf(g)) ? x != g : !(abs_err <= r->atol + r->rtol * fabs(g));
-            if (off) r->mismatches++;
-            if (abs_err > r->max_abs_err) r->max_abs_err = abs_err;
-            if (rel > r->max_rel_err) r->max_rel_err = rel;
-        }
+        if (sp->off[i] >= 0) ok = compare_spilled(s, p, bufs[i], sp, sp->off[i]);
+        else compare_elems(r, p, bufs[i], gold[i], 0, p->numel);
     }
     r->within_tol = r->mismatches == 0;
+    return ok;
 }
 
-static bool all_zero(const void *buf, size_t n) {
-    const unsigned char *p = buf;
-    size_t i = 0;
-    for (uint64_t w; i + 8 <= n; i += 8) {   /* untouched calloc pages read as the shared zero page: no RSS */
-        memcpy(&w, p + i, 8);
-        if (w) return false;
+/* After the golden run: the inputs' copies go, large outputs go to the spill file (kept in memory
+ * when no temporary file can be written). */
+static void golden_spill(DrvSession *s, void **gold, GoldSpill *sp) {
+    sp->f = NULL;
+    sp->off = malloc(sizeof(int64_t) * (size_t)(s->nparams + 1));
+    PTOC_ASSERT(sp->off, "out of memory");
+    for (int i = 0; i < s->nparams; i++) {
+        const DrvParam *p = &s->params[i];
+        sp->off[i] = -1;
+        if (p->is_tensor && p->dir == PD_IN) { free(gold[i]); gold[i] = NULL; continue; }
+        if (!p->is_tensor || p->bytes < SPILL_MIN) continue;
+        if (!sp->f && !(sp->f = tmpfile())) continue;
+        off_t at;
+        if (fseeko(sp->f, 0, SEEK_END) || (at = ftello(sp->f)) < 0 || fwrite(gold[i], 1, (size_t)p->bytes, sp->f) != (size_t)p->bytes ||
+            fflush(sp->f))
+            continue;   /* disk full: this one stays in memory */
+        sp->off[i] = (int64_t)at;
+        free(gold[i]);
+        gold[i] = NULL;
     }
-    for (; i < n; i++)
-        if (p[i]) return false;
-    return true;
 }
 
-/* The golden run's own buffers, taken before the simulator writes bufs: a copy of every parameter,
- * except an all-zero Out tensor (a fresh calloc'd output, as drv_run_random makes), which is left
- * NULL here and allocated zeroed only after the simulator has run (golden_fill_zero): the two runs
- * then never hold a large output each at the same time as the simulator's race shadow. */
+static void golden_spill_free(GoldSpill *sp) {
+    if (sp->f) fclose(sp->f);
+    free(sp->off);
+}
+
 static void **golden_copies(DrvSession *s, void **bufs) {
     void **gold = calloc((size_t)s->nparams + 1, sizeof *gold);
     PTOC_ASSERT(gold, "out of memory");
     for (int i = 0; i < s->nparams; i++) {
-        const DrvParam *p = &s->params[i];
-        size_t n = (size_t)p->bytes;
-        if (p->is_tensor && p->dir == PD_OUT && bufs[i] && all_zero(bufs[i], n)) continue;
+        size_t n = (size_t)s->params[i].bytes;
         gold[i] = malloc(n ? n : 1);
-        PTOC_ASSERT(gold[i], "out of memory allocating %zu bytes for '%s'", n, p->name);
+        PTOC_ASSERT(gold[i], "out of memory allocating %zu bytes for '%s'", n, s->params[i].name);
         if (bufs[i]) memcpy(gold[i], bufs[i], n);
     }
     return gold;
-}
-
-static void golden_fill_zero(DrvSession *s, void **gold) {
-    for (int i = 0; i < s->nparams; i++)
-        if (!gold[i]) {
-            size_t n = (size_t)s->params[i].bytes;
-            gold[i] = calloc(1, n ? n : 1);
-            PTOC_ASSERT(gold[i], "out of memory allocating %zu bytes for '%s'", n, s->params[i].name);
-        }
 }
 
 static bool golden_run(DrvSession *s, void **gold) {
@@ -300,21 +335,6 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     return ok;
 }
 
-/* Drops the diagnostics added from index `from` on. */
-static void diag_truncate(DiagSink *d, int from) {
-    for (int i = from; i < d->items.len; i++) {
-        Diag *g = &d->items.data[i];
-        if (g->level == DIAG_ERROR) d->nerrors--;
-        free(g->code);
-        free(g->msg);
-    }
-    d->items.len = from;
-}
-
-/* The simulator runs first, then the golden interpreter (see golden_copies): memory peaks at the
- * tensors plus the golden's outputs, not plus the race shadow too. The outcome is the one of
- * golden-then-simulator: a failing golden run reports only its own diagnostics and leaves the run
- * as not ran, whatever the simulator did. */
 bool drv_run(DrvSession *s, void **bufs, int nbufs) {
     if (!s->compiled && !drv_compile(s)) return false;
     drv_run_reset(s);
@@ -329,35 +349,16 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
             return false;
         }
     void **gold = s->opt.golden && !s->opt.timing_only ? golden_copies(s, bufs) : NULL;   /* timing-only: no data to compare */
-    int sim_diags = s->diag.items.len;
-    bool ran = execute(s, bufs, nbufs), ok = true;
-    if (gold) {
-        golden_fill_zero(s, gold);
-        int golden_diags = s->diag.items.len;
-        double t0 = base_now_seconds();
-        ok = golden_run(s, gold);
-        s->run.golden_seconds = base_now_seconds() - t0;
-        if (!ok) {   /* as if the simulator had never run */
-            double golden_seconds = s->run.golden_seconds;
-            int n = s->diag.items.len - golden_diags;
-            Diag *keep = malloc(sizeof(Diag) * (size_t)(n ? n : 1));
-            PTOC_ASSERT(keep, "out of memory");
-            memcpy(keep, s->diag.items.data + golden_diags, sizeof(Diag) * (size_t)n);
-            s->diag.items.len = golden_diags;
-            diag_truncate(&s->diag, sim_diags);
-            for (int i = 0; i < n; i++) {
-                vec_push(&s->diag.items, keep[i]);
-                if (keep[i].level == DIAG_ERROR) s->diag.nerrors++;
-            }
-            free(keep);
-            drv_run_reset(s);
-            s->run.golden_seconds = golden_seconds;
-        }
-    }
-    ok = ok && ran;
-    if (ok && gold) compare(s, bufs, gold);
+    double t0 = base_now_seconds();
+    bool ok = !gold || golden_run(s, gold);   /* first: the simulator trusts programs the interpreter checked */
+    s->run.golden_seconds = base_now_seconds() - t0;
+    GoldSpill sp = { 0 };
+    if (ok && gold) golden_spill(s, gold, &sp);
+    ok = ok && execute(s, bufs, nbufs);
+    if (ok && gold) ok = compare(s, bufs, gold, &sp);
     for (int i = 0; gold && i < s->nparams; i++) free(gold[i]);
     free(gold);
+    golden_spill_free(&sp);
     return ok;
 }
 
