@@ -41,7 +41,7 @@ static void expect(Env *e, const InterpArray *r, const double *want, int n) {
     if (!r) return;
     CHECK_MSG(r->numel == n, "%s: %lld elements, want %d", e->what, (long long)r->numel, n);
     for (int i = 0; i < n && i < r->numel; i++)
-        CHECK_MSG(same(r->data[i], want[i]), "%s: element %d is %.17g (%a), want %.17g (%a)", e->what, i, r->data[i], r->data[i],
+        CHECK_MSG(same(interp_get(r, i), want[i]), "%s: element %d is %.17g (%a), want %.17g (%a)", e->what, i, interp_get(r, i), interp_get(r, i),
                   want[i], want[i]);
 }
 

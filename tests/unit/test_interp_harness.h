@@ -49,7 +49,7 @@ static Expr *arr(Env *e, DType dt, int64_t r, int64_t c, int64_t vr, int64_t vc,
     for (int64_t i = 0; vals && i < r * c; i++) {
         if (!same(interp_round(dt, vals[i]), vals[i]))   /* a table typo, not a check of the interpreter */
             CHECK_MSG(false, "%s: input %.17g is not a %s value", e->what, vals[i], dtype_name(dt));
-        a->data[i] = vals[i];
+        interp_set(a, i, vals[i]);
     }
     Var *v = ir_var_new(e->c, "x", ty(e, dt, r, c, tile));
     interp_env_put(&e->f.env, v, interp_arr_value(a));

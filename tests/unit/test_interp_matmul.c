@@ -17,27 +17,27 @@ static uint32_t rs = 99;
 static uint32_t rnd(void) { rs = rs * 1664525u + 1013904223u; return rs >> 8; }
 
 static InterpArray *arr(DType t, int64_t r, int64_t c) {
-    InterpArray *a = calloc(1, sizeof *a);
-    a->dtype = t; a->rank = 2; a->shape[0] = r; a->shape[1] = c; a->numel = r * c;
-    a->data = malloc(sizeof(double) * (size_t)(r * c + 1));
+    InterpArray *a = interp_array_new(t, 2, (int64_t[]){ r, c });
     for (int64_t i = 0; i < r * c; i++) {
         double x = ((double)(rnd() % 20001) - 10000.0) / 997.0;
         if (rnd() % 50 == 0) x = -0.0;
-        a->data[i] = dtype_is_int(t) ? (double)((int)(rnd() % 256) - 128) : interp_round(t, x);
+        interp_set(a, i, dtype_is_int(t) ? (double)((int)(rnd() % 256) - 128) : interp_round(t, x));
     }
     return a;
 }
 
-static void arr_free(InterpArray *a) { if (a) { free(a->data); free(a); } }
+static void arr_free(InterpArray *a) { interp_array_release(a); }
+
+static bool same_bits(double x, double y) { return memcmp(&x, &y, sizeof x) == 0; }
 
 static double ref_elem(const InterpMatmul *m, int64_t i, int64_t j, int64_t M, int64_t N, int64_t K, double old, DType rt) {
     DType t = m->a->dtype;
-    double bias = m->bias ? m->bias->data[j] : 0.0;
+    double bias = m->bias ? interp_get(m->bias, j) : 0.0;
     if (dtype_is_int(t)) {
         int64_t s = 0;
         for (int64_t l = 0; l < K; l++) {
-            double a = m->a_trans ? m->a->data[l * M + i] : m->a->data[i * K + l];
-            double b = m->b_trans ? m->b->data[j * K + l] : m->b->data[l * N + j];
+            double a = interp_get(m->a, m->a_trans ? l * M + i : i * K + l);
+            double b = interp_get(m->b, m->b_trans ? j * K + l : l * N + j);
             s += (int64_t)a * (int64_t)b;
         }
         double v = (double)s + bias;
@@ -46,8 +46,8 @@ static double ref_elem(const InterpMatmul *m, int64_t i, int64_t j, int64_t M, i
     }
     float s = 0.0f;
     for (int64_t l = 0; l < K; l++) {
-        double a = m->a_trans ? m->a->data[l * M + i] : m->a->data[i * K + l];
-        double b = m->b_trans ? m->b->data[j * K + l] : m->b->data[l * N + j];
+        double a = interp_get(m->a, m->a_trans ? l * M + i : i * K + l);
+        double b = interp_get(m->b, m->b_trans ? j * K + l : l * N + j);
         if (t == DT_FP32) s = (float)((double)s + a * b);
         else s = s + (float)a * (float)b;
     }
@@ -71,10 +71,12 @@ TEST(blocked_matches_reference) {
         double *want = malloc(sizeof(double) * (size_t)(M * N));
         InterpMatmul mm = { a, b, bi, at, bt, acc };
         for (int64_t i = 0; i < M; i++)
-            for (int64_t j = 0; j < N; j++) want[i * N + j] = ref_elem(&mm, i, j, M, N, K, r->data[i * N + j], rt);
+            for (int64_t j = 0; j < N; j++) want[i * N + j] = ref_elem(&mm, i, j, M, N, K, interp_get(r, i * N + j), rt);
         interp_matmul_run(&mm, r);
         n++;
-        if (memcmp(want, r->data, sizeof(double) * (size_t)(M * N))) {
+        bool differ = false;
+        for (int64_t i = 0; i < M * N; i++) differ |= !same_bits(want[i], interp_get(r, i));
+        if (differ) {
             bad++;
             printf("  mismatch: %s M %lld N %lld K %lld\n", dtype_name(t), (long long)M, (long long)N, (long long)K);
         }

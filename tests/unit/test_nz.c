@@ -105,18 +105,18 @@ TEST(test_nz_interp_block) {
     for (int t = 0; t < 3; t++) {
         int64_t R = shapes[t][0], C = shapes[t][1], c0 = 32 / dtype_bytes(dts[t]);
         InterpArray *l = interp_array_new(dts[t], 2, shapes[t]);
-        for (int64_t i = 0; i < R * C; i++) l->data[i] = (double)(i % 251);
+        for (int64_t i = 0; i < R * C; i++) interp_set(l, i, (double)(i % 251 - 125));   /* an INT8 value too */
         InterpArray *b = interp_nz_block(l);
         CHECK(b && b->rank == 5);
         if (!b) { interp_array_release(l); continue; }
         CHECK(b->shape[0] == 1 && b->shape[1] == C / c0 && b->shape[2] == R / 16 && b->shape[3] == 16 && b->shape[4] == c0);
         int bad = 0;
         for (int64_t i = 0; i < R; i++)
-            for (int64_t j = 0; j < C; j++) bad += b->data[nz_index(R, c0, i, j)] != l->data[i * C + j];
+            for (int64_t j = 0; j < C; j++) bad += interp_get(b, nz_index(R, c0, i, j)) != interp_get(l, i * C + j);
         CHECK_EQ_INT(bad, 0);
         InterpArray *back = interp_nz_unblock(b);
         CHECK(back && back->rank == 2 && back->shape[0] == R && back->shape[1] == C &&
-              memcmp(back->data, l->data, sizeof(double) * (size_t)(R * C)) == 0);
+              memcmp(back->data, l->data, (size_t)interp_elem_bytes(dts[t]) * (size_t)(R * C)) == 0);
         interp_array_release(back);
         interp_array_release(b);
         interp_array_release(l);
