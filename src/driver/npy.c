@@ -5,6 +5,7 @@
 #include "driver/driver.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *npy_descr(DType t) {
@@ -124,16 +125,15 @@ bool drv_npy_write(const char *path, const DrvParam *prm, const void *data, char
     sb_puts(&h, "), }");
     while ((10 + h.len + 1) % 64) sb_putc(&h, ' ');
     sb_putc(&h, '\n');
-    StrBuf f = {0};
-    sb_putn(&f, "\x93NUMPY\x01\x00", 8);
-    sb_putc(&f, (char)(h.len & 0xff));
-    sb_putc(&f, (char)(h.len >> 8));
-    sb_putn(&f, h.data, h.len);
-    sb_putn(&f, data, (size_t)prm->bytes);
-    bool ok = base_write_file(path, f.data, f.len);
-    if (!ok) snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+    unsigned char pre[10] = { 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8) };
+    /* header, then the caller's buffer as is: no copy of a large output */
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(h.data, 1, h.len, f) == h.len &&
+              fwrite(data, 1, (size_t)prm->bytes, f) == (size_t)prm->bytes;
+    int write_errno = errno;
+    if (f && fclose(f) != 0) ok = false, write_errno = errno;
+    if (!ok) snprintf(err, errlen, "cannot write '%s': %s", path, strerror(write_errno));
     sb_free(&h);
-    sb_free(&f);
     return ok;
 }
 
