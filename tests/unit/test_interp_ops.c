@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- builders (as in test_interp.c) */
@@ -24,7 +25,7 @@ static Expr *mkop(IrCtx *c, OpId op, int n, ...) {
 
 static Expr *ded(IrCtx *c, Expr *e) {
     bool ok = ir_deduce_call(c, e);
-    CHECK_MSG(ok, "deduction of %s", ir_op_info(e->call.op)->name);
+    CHECK_MSG(ok, "deduction of %s: %s", ir_op_info(e->call.op)->name, c->diag && c->diag->items.len ? c->diag->items.data[c->diag->items.len - 1].msg : "");
     return e;
 }
 
@@ -78,6 +79,61 @@ static void env_close(Env *e) { ir_ctx_free(e->c); diag_free(&e->d); }
 static const char *first_msg(const Env *e) { return e->d.items.len ? e->d.items.data[0].msg : ""; }
 
 /* ---------------------------------------------------------------- tests */
+/* assemble(c, matmul(a, b), off) is computed into c by row bands (interp_ops.c, fused_assemble):
+ * bit-identical to the unfused form (t = matmul; assemble(c, t, off)) — transposed A, atomic add
+ * into an offset window, a ragged last band (300 rows against 128-row bands of an 8192-column FP32
+ * product) — and, when the target is an operand (c = c @ b, an FP16 product), the whole product is
+ * formed before c changes. */
+static Program *mm_into(IrCtx *c, bool fused, bool alias, int64_t M, int64_t N, int64_t K, int64_t R, int64_t C) {
+    Function *f = ir_func_new(c, fused ? "fused" : "unfused", FT_ORCHESTRATION);
+    Var *a = param(c, f, "a", alias ? tt(c, DT_FP16, M, K) : tt(c, DT_FP16, K, M), PD_IN);
+    Var *b = alias ? NULL : param(c, f, "b", tt(c, DT_FP16, K, N), PD_IN);
+    Var *out = param(c, f, "c", tt(c, alias ? DT_FP16 : DT_FP32, R, C), PD_INOUT);
+    Expr *m = mkop(c, OP_TENSOR_MATMUL, 2, ir_ref(a), ir_ref(alias ? out : b));
+    if (!alias) ir_attr_set(c, &m->call.kwargs, "a_trans", ir_av_bool(true));
+    ir_attr_set(c, &m->call.kwargs, "out_dtype", ir_av_dtype(alias ? DT_FP16 : DT_FP32));
+    ded(c, m);
+    Expr *src = fused ? m : ir_ref(let(c, &f->body, "t", m));
+    Expr *asm_ = mkop(c, OP_TENSOR_ASSEMBLE, 3, ir_ref(out), src, alias ? it2(c, 0, 0) : it2(c, 10, 5));
+    if (!alias) ir_attr_set(c, &asm_->call.kwargs, "atomic", ir_av_int(1));
+    ret1(c, f, &f->body, let(c, &f->body, "c2", ded(c, asm_)));
+    return prog1(c, f);
+}
+
+TEST(test_assemble_matmul_bands) {
+    for (int alias = 0; alias < 2; alias++) {
+        /* alias: c [40, 65536] FP16 = a [40, 40] @ c, in 32-row bands were it not an operand */
+        int64_t M = alias ? 40 : 300, N = alias ? 65536 : 8192, K = alias ? 40 : 8, R = alias ? 40 : 320,
+                C = alias ? 65536 : 8200;
+        size_t ab = (size_t)(K * M), bb = alias ? 1 : (size_t)(K * N), cb = (size_t)(R * C) * (alias ? 2 : 4);
+        uint16_t *av = malloc(2 * ab), *bv = malloc(2 * bb);
+        unsigned char *c1 = malloc(cb), *c2 = malloc(cb);
+        for (size_t i = 0; i < ab; i++) av[i] = f32_to_fp16((float)((i * 7) % 23) * 0.125f - 1.375f);
+        for (size_t i = 0; i < bb; i++) bv[i] = f32_to_fp16((float)((i * 5) % 19) * 0.0625f - 0.5625f);
+        for (size_t i = 0; i < cb / 2; i++) {   /* c's initial values: small numbers */
+            uint16_t h = f32_to_fp16((float)(i % 11) * 0.25f - 1.0f);
+            if (alias) memcpy(c1 + 2 * i, &h, 2);
+            else if (i % 2 == 0) { float x = fp16_to_f32(h); memcpy(c1 + 2 * i, &x, 4); }
+        }
+        memcpy(c2, c1, cb);
+        unsigned char *outs[2] = { c1, c2 };
+        for (int fused = 0; fused < 2; fused++) {
+            Env e;
+            env_open(&e);
+            InterpTensor args[3];
+            int n = 0;
+            args[n++] = alias ? tens(DT_FP16, M, K, av) : tens(DT_FP16, K, M, av);
+            if (!alias) args[n++] = tens(DT_FP16, K, N, bv);
+            args[n++] = tens(alias ? DT_FP16 : DT_FP32, R, C, outs[fused]);
+            CHECK(interp_run(mm_into(e.c, fused, alias, M, N, K, R, C), NULL, args, n, &e.d));
+            CHECK_EQ_INT(e.d.nerrors, 0);
+            env_close(&e);
+        }
+        CHECK_MSG(memcmp(c1, c2, cb) == 0, "alias %d: the banded product differs from the unfused one", alias);
+        free(av); free(bv); free(c1); free(c2);
+    }
+}
+
 /* y = tile.matmul_bias(x, w, bias): x [16,32] FP16, w [32,16] FP16, bias [1,16] FP32 */
 TEST(test_matmul_bias) {
     Env e;
@@ -432,5 +488,6 @@ int main(void) {
     RUN(test_spmd_scope);
     RUN(test_spmd_queries);
     RUN(test_errors);
+    RUN(test_assemble_matmul_bands);
     return test_summary();
 }
