@@ -143,6 +143,14 @@ double interp_round(DType dt, double v) {
     }
 }
 
+void interp_store(InterpArray *a, int64_t i, double v) {
+    switch (interp_store_of(a->dtype)) {   /* the bits interp_round's value has: the same single rounding */
+    case IS_F16: ((uint16_t *)a->data)[i] = f32_to_fp16(to_float_odd(v)); return;
+    case IS_BF16: ((uint16_t *)a->data)[i] = f32_to_bf16(to_float_odd(v)); return;
+    default: interp_set(a, i, interp_round(a->dtype, v)); return;
+    }
+}
+
 bool interp_dtype_supported(DType dt) {
     switch (dt) {
     case DT_FP16: case DT_BF16: case DT_FP32: case DT_BOOL: case DT_INT8: case DT_INT16: case DT_INT32:

@@ -160,8 +160,8 @@ void interp_array_release(InterpArray *a);
 InterpArray *interp_array_borrow(DType dt, int rank, const int64_t *shape, void *data);
 InterpArray *interp_array_copy(const InterpArray *a, DType dt);            /* rounded to dt */
 double interp_round(DType dt, double v);              /* the value a `dt` element stores */
-/* Element i of a := v rounded to a->dtype. */
-static inline void interp_store(InterpArray *a, int64_t i, double v) { interp_set(a, i, interp_round(a->dtype, v)); }
+/* Element i of a := v rounded to a->dtype (FP16/BF16: one conversion straight to the bits). */
+void interp_store(InterpArray *a, int64_t i, double v);
 bool interp_dtype_supported(DType dt);
 /* Packed caller data <-> arrays. */
 void interp_array_unpack(InterpArray *a, const void *data);
