@@ -5,6 +5,10 @@
  * Also: seeded random inputs, the golden run (interp_run on the untouched source program) and the
  * comparison of outputs against it.
  *
+ * Memory (docs/cli.md "Memory"): the buffers once, the golden's copy once (the interpreter works in
+ * it in place); the golden runs first, then its input copies are freed and its large outputs wait
+ * in a temporary file while the simulator runs; the comparison streams.
+ *
  * Comparison: per element of every Out/InOut tensor, abs = |x - g|, rel = abs / max(|g|, 1e-6);
  * the element passes if abs <= atol + rtol * |g|. atol = rtol = 1e-2 when an input is FP16/BF16,
  * 1e-4 when the inputs are FP32, 0 (exact) when they are integers. NaN passes only against NaN.

@@ -20,7 +20,11 @@ typedef struct InterpTensor {
 } InterpTensor;
 
 /* Runs function `entry` of p (NULL: the Orchestration function, else the only function) with args
- * bound to its parameters in order (tensors only). Out/InOut tensors are written in place.
+ * bound to its parameters in order (tensors only). Out/InOut tensors are written in place: a tensor
+ * of a packed dtype (all but 64-bit integers and pl.NZ; docs/interp.md "Values") is used as the
+ * interpreter's array itself, so writes land during the run (a failed run may leave some) and a BOOL
+ * buffer's bytes read as 0 / 1 are normalised to 0 / 1; the others are copied in and packed back on
+ * success.
  * Returns false with a diagnostic on an evaluation error (shape mismatch, out-of-range window,
  * unsupported op). */
 bool interp_run(const Program *p, const char *entry, InterpTensor *args, int nargs, DiagSink *diag);
