@@ -23,7 +23,7 @@ typedef struct InterpTensor {
  * bound to its parameters in order (tensors only). Out/InOut tensors are written in place: a tensor
  * of a packed dtype (all but 64-bit integers and pl.NZ; docs/interp.md "Values") is used as the
  * interpreter's array itself, so writes land during the run (a failed run may leave some) and a BOOL
- * buffer's bytes read as 0 / 1 are normalised to 0 / 1; the others are copied in and packed back on
+ * buffer's nonzero bytes are normalised to 1; the others are copied in and packed back on
  * success.
  * Returns false with a diagnostic on an evaluation error (shape mismatch, out-of-range window,
  * unsupported op). */
