@@ -78,7 +78,7 @@ static bool bench_one(long n) {
         return false;
     }
     void *bufs[2] = { calloc(8192 * 16, 4), calloc(8192 * 16, 4) };
-    RtOptions ro = { .target = s->opt.target, .timing_only = true };
+    RtOptions ro = { .target = s->opt.target, .timing_only = true, .no_task_list = true };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();
@@ -89,7 +89,7 @@ static bool bench_one(long n) {
         diag_format_all(drv_diag(s), &e);
         fprintf(stderr, "rt_bench: rt_run failed:\n%s", sb_cstr(&e));
     }
-    long tasks = res.tasks.len;
+    long tasks = res.ntasks;
     rt_result_free(&res);
     double rate = (double)tasks / (dt > 0 ? dt : 1e-9), base = baseline_tasks_per_s(n);
     printf("rt %ld tasks: %.3f s, %.0f tasks/s; baseline (record + map probe per task) %.0f tasks/s; "

@@ -274,10 +274,11 @@ static RtStatus rt_exec_scope(Rt *rt, const Stmt *s, RtFrame *fr) {
             rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "an AUTO scope may not be opened inside a MANUAL scope");
             return RS_ERROR;
         }
-        RtScope sc = { s->scope.manual, 0 };
+        RtScope sc = { s->scope.manual, 0, {0} };
         vec_push(&rt->scopes, sc);
         RtStatus st = rt_exec_list(rt, &s->scope.body, fr);
-        rt->scopes.len--;            /* a scope is not a barrier: only its reference is released */
+        rt_scope_end(rt, &vec_last(&rt->scopes));   /* not a barrier: only its reference is released */
+        rt->scopes.len--;
         return st;
     }
     if (s->scope.kind == SC_SPMD) {
@@ -378,14 +379,13 @@ static bool rt_bind_params(Rt *rt, const Function *f, void **args, int nargs) {
 static void rt_cleanup(Rt *rt) {
     for (int i = 0; i < rt->buffers.len; i++) free(rt->buffers.data[i]);
     vec_free(&rt->buffers);
-    vec_free(&rt->tasks);
+    rt_live_free(rt);
+    vec_free(&rt->fan);
     vec_free(&rt->edges);
     rt_tm_free(&rt->tm);
     vec_free(&rt->scopes);
     vec_free(&rt->spmd);
     vec_free(&rt->spmd_sync);
-    vec_free(&rt->seen);
-    vec_free(&rt->seen_epoch);
     vec_free(&rt->env);
     vec_free(&rt->func_names);
     vec_free(&rt->output_vars);
@@ -404,6 +404,8 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     rt.prog = p; rt.opt = o; rt.run = run; rt.ud = ud; rt.diag = diag;
     rt.tgt = o && o->target ? o->target : target_get(TGT_A2A3);
     rt.arena = arena_new();
+    rt.keep = o && (o->race_check || o->capture_deps);   /* those reports read every task after the run */
+    rt.want_infos = !(o && o->no_task_list);
     rt_tm_init(&rt.tm);
     const Function *f = rt_find_entry(p, entry);
     bool ok;
@@ -411,7 +413,7 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     else if (f->type != FT_ORCHESTRATION) ok = rt_fail(&rt, RT_ERR_INVALID_ARGS, f->span, "'%s' is not an Orchestration function", f->name);
     else ok = rt_bind_params(&rt, f, args, nargs);
     if (ok) {
-        RtScope outer = { false, 0 };
+        RtScope outer = { false, 0, {0} };
         vec_push(&rt.scopes, outer);          /* the implicit outer scope, depth 0 */
         rt_prepare(&rt, f);
         RtFrame fr = { NULL, 0 };
