@@ -158,8 +158,6 @@ void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *ex
                 rt_tm_insert(&rt->tm, &a->t, ti);
         }
     }
-    task->nfanins = fan->len;
-    task->fanins = fan->len ? malloc(sizeof(RtFanin) * (size_t)fan->len) : NULL;
-    PTOC_ASSERT(!fan->len || task->fanins, "out of memory");
-    if (fan->len) memcpy(task->fanins, fan->data, sizeof(RtFanin) * (size_t)fan->len);
+    RtFanin *fi = rt_task_fanins(rt, task, fan->len);
+    if (fan->len) memcpy(fi, fan->data, sizeof(RtFanin) * (size_t)fan->len);
 }

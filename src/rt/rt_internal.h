@@ -87,6 +87,7 @@ typedef struct RtTask {
     bool scope_open;                   /* the submitting scope's reference (spec §7 bit 31) */
     int64_t cons_time;                 /* latest end of the task and of its ended RETAIN consumers */
     int *succ; int nsucc, capsucc;     /* WAIT consumers waiting for this task's end */
+    int capargs, capfanins;            /* a recycled slot keeps its arrays (no allocation per task) */
 } RtTask;
 
 typedef struct RtEdge {
@@ -207,6 +208,8 @@ bool rt_pop_task(Rt *rt);                            /* runs the first ready tas
 /* rt_live.c */
 RtTask *rt_task(Rt *rt, int idx);                    /* NULL once retired (never in keep mode) */
 RtTask *rt_task_add(Rt *rt, int idx, int ring);      /* a zeroed record for new task idx on ring */
+RtArg *rt_task_args(Rt *rt, RtTask *t, int n);              /* t->args: n zeroed entries */
+RtFanin *rt_task_fanins(Rt *rt, RtTask *t, int n);          /* t->fanins: room for n */
 bool rt_consumed_by(const Rt *rt, const RtTask *t);  /* CONSUMED no later than the orchestrator's clock */
 void rt_retire(Rt *rt);                              /* reclaims consumed tasks, FIFO per ring */
 bool rt_ring_reserve(Rt *rt, int ring, Span sp);     /* flow control: waits for a free slot on ring */

@@ -101,17 +101,41 @@ RtTask *rt_task_add(Rt *rt, int idx, int ring) {
     PTOC_ASSERT(!rt->keep || slot == idx, "keep mode: task %d in slot %d", idx, slot);
     if (!rt->keep) rt_map_put(&rt->live, idx, slot);
     rt_ring_push(&rt->rings[ring], idx);
-    RtTask *t = &rt->tasks.data[slot];
+    RtTask *t = &rt->tasks.data[slot], keep = *t;
     memset(t, 0, sizeof *t);
+    t->args = keep.args; t->capargs = keep.capargs;          /* a recycled slot's arrays */
+    t->fanins = keep.fanins; t->capfanins = keep.capfanins;
+    t->succ = keep.succ; t->capsucc = keep.capsucc;
     t->ring = ring;
     t->scope_open = true;
     return t;
 }
 
 static void rt_task_free_parts(RtTask *t) {
-    free(t->args); free(t->fanins); free(t->succ);
+    free(t->succ);                               /* args and fanins live in the run's arena */
     t->args = NULL; t->fanins = NULL; t->succ = NULL;
-    t->nargs = t->nfanins = t->nsucc = t->capsucc = 0;
+    t->nargs = t->nfanins = t->nsucc = t->capsucc = t->capargs = t->capfanins = 0;
+}
+
+/* Arrays come from the run's arena: a recycled record reuses its own, so the arena grows with the
+ * records ever created (bounded by the rings in retire mode), not with the tasks. */
+RtArg *rt_task_args(Rt *rt, RtTask *t, int n) {
+    if (n > t->capargs) {
+        t->capargs = n < 4 ? 4 : n;
+        t->args = ARENA_ARRAY(rt->arena, RtArg, t->capargs);
+    }
+    if (n) memset(t->args, 0, sizeof(RtArg) * (size_t)n);
+    t->nargs = n;
+    return t->args;
+}
+
+RtFanin *rt_task_fanins(Rt *rt, RtTask *t, int n) {
+    if (n > t->capfanins) {
+        t->capfanins = n < 4 ? 4 : n;
+        t->fanins = ARENA_ARRAY(rt->arena, RtFanin, t->capfanins);
+    }
+    t->nfanins = n;
+    return t->fanins;
 }
 
 bool rt_consumed_by(const Rt *rt, const RtTask *t) {
@@ -129,8 +153,7 @@ void rt_retire(Rt *rt) {
             q->len--;
             if (rt->keep) continue;              /* reports read the record after the run */
             int pos = rt_map_find(&rt->live, idx);
-            vec_push(&rt->free_slots, rt->live.val[pos]);
-            rt_task_free_parts(t);
+            vec_push(&rt->free_slots, rt->live.val[pos]);   /* its arrays stay for the next task */
             rt_map_del(&rt->live, pos);
         }
     }

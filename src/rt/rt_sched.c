@@ -99,16 +99,46 @@ static int64_t rt_cohort_start(RtCores *c, RtCoreKind k, int64_t n, int64_t read
     return start;
 }
 
+/* The argument arrays of one task's kernel calls: on the stack for the usual few arguments, so a
+ * task costs no allocation (runtime throughput, issue 12). */
+enum { RT_CALL_INL = 8 };
+typedef struct RtCallBufs {
+    void **ptrs, **staged, **params; RtView *views; uint64_t *scalars;
+    void *ptrs_i[RT_CALL_INL], *staged_i[RT_CALL_INL], *params_i[2 * RT_CALL_INL + 1];
+    RtView views_i[RT_CALL_INL]; uint64_t scalars_i[RT_CALL_INL];
+    bool heap;
+} RtCallBufs;
+
+static void rt_call_bufs_get(RtCallBufs *b, int nt, int ns) {
+    b->heap = nt > RT_CALL_INL || ns > RT_CALL_INL;
+    if (!b->heap) {
+        memset(b->ptrs_i, 0, sizeof b->ptrs_i); memset(b->staged_i, 0, sizeof b->staged_i);
+        memset(b->params_i, 0, sizeof b->params_i); memset(b->scalars_i, 0, sizeof b->scalars_i);
+        b->ptrs = b->ptrs_i; b->staged = b->staged_i; b->params = b->params_i; b->views = b->views_i; b->scalars = b->scalars_i;
+        return;
+    }
+    b->ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    b->staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    b->views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
+    b->scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
+    b->params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    PTOC_ASSERT(b->ptrs && b->staged && b->views && b->scalars && b->params, "out of memory");
+}
+
+static void rt_call_bufs_put(RtCallBufs *b) {
+    if (b->heap) { free(b->ptrs); free(b->staged); free(b->views); free(b->scalars); free(b->params); }
+}
+
 /* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
 static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
     RtTask *t = rt_task(rt, ti);
     int nt = 0, ns = 0;
     for (int i = 0; i < t->nargs; i++) { if (t->args[i].dir == AD_SCALAR) ns++; else nt++; }
-    void **ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    void **staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    RtView *views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
-    uint64_t *scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
-    void **params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    RtCallBufs cb;
+    rt_call_bufs_get(&cb, nt, ns);
+    void **ptrs = cb.ptrs, **staged = cb.staged, **params = cb.params;
+    RtView *views = cb.views;
+    uint64_t *scalars = cb.scalars;
     int k = 0, s = 0;
     for (int i = 0; i < t->nargs; i++) {
         RtArg *a = &t->args[i];
@@ -149,7 +179,7 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         free(staged[k]);
         k++;
     }
-    free(ptrs); free(staged); free(views); free(scalars); free(params);
+    rt_call_bufs_put(&cb);
     return ok;
 }
 
@@ -199,8 +229,7 @@ static void rt_task_ended(Rt *rt, RtTask *t, int ti) {
         if (t->end > c->ready) c->ready = t->end;
         if (--c->npending == 0) rt_heap_push(&rt->heap, c->ready, t->succ[k]);
     }
-    free(t->succ);
-    t->succ = NULL; t->nsucc = t->capsucc = 0;
+    t->nsucc = 0;                                    /* the array stays with the record */
     for (int f = 0; f < t->nfanins; f++) {
         if (!(t->fanins[f].flags & RT_DEP_CLAIMED)) continue;
         RtTask *p = rt_task(rt, t->fanins[f].pred);

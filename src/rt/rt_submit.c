@@ -97,15 +97,12 @@ static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t 
 int rt_alloc_task(Rt *rt, RtTensor **ts, int n) {
     int ti = rt_new_task(rt, NULL, RT_CORE_NONE, 1, SPAN_NONE);
     if (ti < 0) return -1;
-    RtArg *args = calloc((size_t)(n ? n : 1), sizeof(RtArg));   /* freed when the task retires */
-    PTOC_ASSERT(args, "out of memory");
+    RtArg *args = rt_task_args(rt, rt_task(rt, ti), n);
     for (int i = 0; i < n; i++) {
         rt_materialize(rt, ts[i], ti);
         args[i].dir = AD_OUTPUT;
         args[i].t = *ts[i];
     }
-    rt_task(rt, ti)->args = args;
-    rt_task(rt, ti)->nargs = n;
     rt_derive_deps(rt, ti, NULL, NULL, 0);
     rt_wire(rt, ti);
     return ti;
@@ -288,8 +285,7 @@ static void rt_submit_args(Rt *rt, const Expr *call, const ArgDir *dirs, RtValue
                            RtValue *out) {
     const Function *f = call->call.callee;
     int n = call->call.nargs;
-    RtArg *args = calloc((size_t)(n ? n : 1), sizeof(RtArg));   /* freed when the task retires */
-    PTOC_ASSERT(args, "out of memory");
+    RtArg *args = rt_task_args(rt, rt_task(rt, ti), n);
     for (int i = 0; i < n; i++) {
         args[i].dir = dirs[i];
         if (dirs[i] == AD_SCALAR) {
@@ -299,8 +295,6 @@ static void rt_submit_args(Rt *rt, const Expr *call, const ArgDir *dirs, RtValue
         if (dirs[i] == AD_OUTPUT) rt_materialize(rt, vals[i].t, ti);   /* new buffer owned by this task */
         args[i].t = *vals[i].t;
     }
-    rt_task(rt, ti)->args = args;
-    rt_task(rt, ti)->nargs = n;
     rt_derive_deps(rt, ti, deps->data, NULL, deps->len);
     rt_wire(rt, ti);
     rt_call_result(rt, call, dirs, vals, ti, out);
