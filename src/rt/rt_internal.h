@@ -107,6 +107,17 @@ typedef struct RtTensorMap {
 
 typedef struct RtScope { bool manual; int ntasks; VEC(int) tasks; } RtScope;  /* tasks: their scope reference */
 
+/* A call site's parsed directions and attributes (rt_submit.c): a loop submits the same Call
+ * expression every iteration, and parsing it once keeps string compares out of the submit path. */
+#define RT_SITE_ARGS 16
+#define RT_SITES 64
+typedef struct RtCallSite {
+    const Expr *call;                  /* NULL = empty */
+    int func_id;
+    const AttrVal *block_av, *deps_av;
+    ArgDir dirs[RT_SITE_ARGS];
+} RtCallSite;
+
 typedef struct { int64_t key; int idx; } RtHeapItem;
 typedef VEC(RtHeapItem) RtHeap;
 
@@ -140,6 +151,7 @@ typedef struct Rt {
     bool want_infos;
     VEC(RtTaskInfo) infos;             /* RtResult.tasks, filled as tasks end */
     RtFaninVec fan;                    /* scratch: the fanins of the task being submitted */
+    RtCallSite sites[RT_SITES];        /* direct-mapped by call expression */
     VEC(RtEdge) edges;
     RtTensorMap tm;
     VEC(void *) buffers;               /* runtime allocations (freed at the end) */
