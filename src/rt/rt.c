@@ -108,6 +108,15 @@ static bool rt_eval_unary(Rt *rt, const Expr *e, RtValue *out) {
 /* ---------------------------------------------------------------- tensor ops */
 static bool rt_int_list(Rt *rt, const Expr *e, int64_t *vals, int *n) {
     RtValue v;
+    if (e->kind == EX_TUPLE && e->tuple.n <= RT_MAX_DIMS) {   /* a literal list: no tuple value to build */
+        for (int i = 0; i < e->tuple.n; i++) {
+            if (!rt_eval(rt, e->tuple.items[i], &v)) return false;
+            if (v.kind != RV_INT) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "expected integers");
+            vals[i] = v.i;
+        }
+        *n = e->tuple.n;
+        return true;
+    }
     if (!rt_eval(rt, e, &v)) return false;
     if (v.kind == RV_INT) { vals[0] = v.i; *n = 1; return true; }
     if (v.kind != RV_TUPLE || v.n > RT_MAX_DIMS) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "expected a list of at most %d integers", RT_MAX_DIMS);
@@ -149,12 +158,13 @@ static bool rt_eval_slice(Rt *rt, const Expr *e, RtValue *out) {
     if (src.kind != RV_TENSOR) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "slice of a non-tensor value");
     if (src.t->pending && rt_alloc_task(rt, &src.t, 1) < 0) return false;
     if (!rt_int_list(rt, e->call.args[1], shape, &ns) || !rt_int_list(rt, e->call.args[2], off, &no)) return false;
-    RtTensor *t = ARENA_NEW(rt->arena, RtTensor);
-    if (!rt_slice(rt, src.t, shape, ns, off, no, t, e->span)) return false;
-    t->created = false;
+    RtTensor t;
+    memset(&t, 0, sizeof t);
+    if (!rt_slice(rt, src.t, shape, ns, off, no, &t, e->span)) return false;
+    t.created = false;
     memset(out, 0, sizeof *out);
     out->kind = RV_TENSOR;
-    out->t = t;
+    out->t = rt_tensor_intern(rt, &t);               /* immutable: equal slices share a descriptor */
     return true;
 }
 
@@ -380,6 +390,7 @@ static void rt_cleanup(Rt *rt) {
     for (int i = 0; i < rt->buffers.len; i++) free(rt->buffers.data[i]);
     vec_free(&rt->buffers);
     rt_live_free(rt);
+    free(rt->slices.e);
     vec_free(&rt->fan);
     vec_free(&rt->edges);
     rt_tm_free(&rt->tm);

@@ -128,6 +128,8 @@ typedef struct RtRingQ { int *q; int head, len, cap; } RtRingQ;
 /* Per buffer address: the latest end of a task that wrote it / touched it (tensor.read / write waits). */
 typedef struct RtBufEnd { uint64_t addr; int64_t wend, tend; } RtBufEnd;
 typedef struct RtBufEnds { RtBufEnd *e; int cap, n; } RtBufEnds;
+/* Slice descriptors by content (rt_tensor.c): open addressing, NULL = empty. */
+typedef struct RtSliceSet { RtTensor **e; int cap, n; } RtSliceSet;
 
 typedef struct Rt {
     const Program *prog;
@@ -145,6 +147,7 @@ typedef struct Rt {
     RtRingQ rings[RT_NRINGS];          /* live tasks per ring (flow control, FIFO retirement) */
     RtHeap heap;                       /* ready tasks by (ready time, task index) */
     RtBufEnds bufends;
+    RtSliceSet slices;
     bool failed;                       /* a kernel failed: no further task runs */
     int nedges;
     int64_t makespan;
@@ -200,6 +203,7 @@ void rt_materialize(Rt *rt, RtTensor *t, int owner); /* fresh zeroed buffer owne
 bool rt_slice(Rt *rt, const RtTensor *src, const int64_t *shape, int nshape, const int64_t *off,
               int noff, RtTensor *out, Span sp);
 void rt_view_of(const RtTensor *t, RtView *v);
+RtTensor *rt_tensor_intern(Rt *rt, const RtTensor *t);  /* the shared descriptor equal to *t */
 void rt_gather(const RtTensor *t, void *dst);        /* strided view -> packed copy */
 void rt_scatter(const RtTensor *t, const void *src); /* packed copy -> strided view */
 
