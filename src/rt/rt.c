@@ -284,11 +284,9 @@ static RtStatus rt_exec_scope(Rt *rt, const Stmt *s, RtFrame *fr) {
             rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "an AUTO scope may not be opened inside a MANUAL scope");
             return RS_ERROR;
         }
-        RtScope sc = { s->scope.manual, 0, {0} };
-        vec_push(&rt->scopes, sc);
+        rt_scope_begin(rt, s->scope.manual);
         RtStatus st = rt_exec_list(rt, &s->scope.body, fr);
-        rt_scope_end(rt, &vec_last(&rt->scopes));   /* not a barrier: only its reference is released */
-        rt->scopes.len--;
+        rt_scope_end(rt);            /* not a barrier: only its reference is released */
         return st;
     }
     if (s->scope.kind == SC_SPMD) {
@@ -424,8 +422,7 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     else if (f->type != FT_ORCHESTRATION) ok = rt_fail(&rt, RT_ERR_INVALID_ARGS, f->span, "'%s' is not an Orchestration function", f->name);
     else ok = rt_bind_params(&rt, f, args, nargs);
     if (ok) {
-        RtScope outer = { false, 0, {0} };
-        vec_push(&rt.scopes, outer);          /* the implicit outer scope, depth 0 */
+        rt_scope_begin(&rt, false);           /* the implicit outer scope, depth 0 */
         rt_prepare(&rt, f);
         RtFrame fr = { NULL, 0 };
         ok = rt_exec_list(&rt, &f->body, &fr) != RS_ERROR;

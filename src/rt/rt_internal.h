@@ -159,6 +159,7 @@ typedef struct Rt {
     RtTensorMap tm;
     VEC(void *) buffers;               /* runtime allocations (freed at the end) */
     VEC(RtScope) scopes;               /* runtime scope stack; depth 0 = implicit outer scope */
+    int scopes_init;                   /* slots of scopes.data initialized (their task lists are reused) */
     VEC(int64_t) spmd;                 /* enclosing SC_SPMD core_num values */
     VEC(bool) spmd_sync;               /* ... and their sync_start (runtime.md §9.2) */
     uint32_t ring_next[RT_NRINGS];
@@ -229,7 +230,8 @@ RtFanin *rt_task_fanins(Rt *rt, RtTask *t, int n);          /* t->fanins: room f
 bool rt_consumed_by(const Rt *rt, const RtTask *t);  /* CONSUMED no later than the orchestrator's clock */
 void rt_retire(Rt *rt);                              /* reclaims consumed tasks, FIFO per ring */
 bool rt_ring_reserve(Rt *rt, int ring, Span sp);     /* flow control: waits for a free slot on ring */
-void rt_scope_end(Rt *rt, RtScope *sc);              /* releases the scope reference of its tasks */
+void rt_scope_begin(Rt *rt, bool manual);           /* pushes a runtime scope */
+void rt_scope_end(Rt *rt);                           /* pops it, releasing the scope reference of its tasks */
 void rt_live_free(Rt *rt);
 void rt_bufend_note(Rt *rt, uint64_t addr, int64_t end, bool write);
 int64_t rt_bufend_get(const Rt *rt, uint64_t addr, bool write);

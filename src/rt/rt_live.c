@@ -183,12 +183,28 @@ bool rt_ring_reserve(Rt *rt, int ring, Span sp) {
     return true;
 }
 
-void rt_scope_end(Rt *rt, RtScope *sc) {
+/* A slot's task list stays allocated when its scope ends and serves the next scope at that depth:
+ * a scope per loop iteration allocates nothing. */
+void rt_scope_begin(Rt *rt, bool manual) {
+    if (rt->scopes.len == rt->scopes_init) {
+        vec_push(&rt->scopes, (RtScope){0});
+        rt->scopes_init++;
+    } else {
+        rt->scopes.len++;
+    }
+    RtScope *sc = &vec_last(&rt->scopes);
+    sc->manual = manual;
+    sc->ntasks = 0;
+    sc->tasks.len = 0;
+}
+
+void rt_scope_end(Rt *rt) {
+    RtScope *sc = &vec_last(&rt->scopes);
     for (int i = 0; i < sc->tasks.len; i++) {
         RtTask *t = rt_task(rt, sc->tasks.data[i]);
         if (t) t->scope_open = false;
     }
-    vec_free(&sc->tasks);
+    rt->scopes.len--;
 }
 
 void rt_live_free(Rt *rt) {
@@ -198,7 +214,7 @@ void rt_live_free(Rt *rt) {
     free(rt->live.key);
     free(rt->live.val);
     for (int r = 0; r < RT_NRINGS; r++) free(rt->rings[r].q);
-    for (int i = 0; i < rt->scopes.len; i++) vec_free(&rt->scopes.data[i].tasks);
+    for (int i = 0; i < rt->scopes_init; i++) vec_free(&rt->scopes.data[i].tasks);
     vec_free(&rt->heap);
     free(rt->bufends.e);
     vec_free(&rt->infos);
