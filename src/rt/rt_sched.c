@@ -49,10 +49,13 @@ typedef struct RtCores {
     int naic, naiv;
 } RtCores;
 
+/* The earliest-free core, lowest index on ties: the minimum first (a branch-free reduction the
+ * compiler vectorizes), then its first occurrence. */
 static int rt_pick(const int64_t *free_at, int n) {
+    int64_t m = free_at[0];
+    for (int i = 1; i < n; i++) m = free_at[i] < m ? free_at[i] : m;
     int best = 0;
-    for (int i = 1; i < n; i++)
-        if (free_at[i] < free_at[best]) best = i;
+    while (free_at[best] != m) best++;
     return best;
 }
 
