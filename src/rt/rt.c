@@ -5,8 +5,9 @@
  * deps.json (rt_json.c). Does: evaluates scalar expressions, For / While / If with iter_args and
  * yields, runtime scopes (AUTO / MANUAL; AUTO inside MANUAL is fatal), SPMD scopes, tensor.create
  * (a deferred create-info when the variable is passed as pl.adir.output, else a hidden allocation
- * task), tensor.slice views, returns. All orchestration runs before scheduling, so the graph is
- * deterministic; library code: reports through diag, never prints. */
+ * task), tensor.slice views (equal ones shared), returns. Tasks are scheduled and retire while the
+ * orchestration runs (rt_sched.c, rt_live.c) in the order the whole graph would give, so results
+ * do not depend on when that happens; library code: reports through diag, never prints. */
 #include "rt/rt_internal.h"
 
 #include <math.h>
