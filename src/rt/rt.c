@@ -5,8 +5,9 @@
  * deps.json (rt_json.c). Does: evaluates scalar expressions, For / While / If with iter_args and
  * yields, runtime scopes (AUTO / MANUAL; AUTO inside MANUAL is fatal), SPMD scopes, tensor.create
  * (a deferred create-info when the variable is passed as pl.adir.output, else a hidden allocation
- * task), tensor.slice views, returns. All orchestration runs before scheduling, so the graph is
- * deterministic; library code: reports through diag, never prints. */
+ * task), tensor.slice views (equal ones shared), returns. Tasks are scheduled and retire while the
+ * orchestration runs (rt_sched.c, rt_live.c) in the order the whole graph would give, so results
+ * do not depend on when that happens; library code: reports through diag, never prints. */
 #include "rt/rt_internal.h"
 
 #include <math.h>
@@ -108,6 +109,15 @@ static bool rt_eval_unary(Rt *rt, const Expr *e, RtValue *out) {
 /* ---------------------------------------------------------------- tensor ops */
 static bool rt_int_list(Rt *rt, const Expr *e, int64_t *vals, int *n) {
     RtValue v;
+    if (e->kind == EX_TUPLE && e->tuple.n <= RT_MAX_DIMS) {   /* a literal list: no tuple value to build */
+        for (int i = 0; i < e->tuple.n; i++) {
+            if (!rt_eval(rt, e->tuple.items[i], &v)) return false;
+            if (v.kind != RV_INT) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "expected integers");
+            vals[i] = v.i;
+        }
+        *n = e->tuple.n;
+        return true;
+    }
     if (!rt_eval(rt, e, &v)) return false;
     if (v.kind == RV_INT) { vals[0] = v.i; *n = 1; return true; }
     if (v.kind != RV_TUPLE || v.n > RT_MAX_DIMS) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "expected a list of at most %d integers", RT_MAX_DIMS);
@@ -149,12 +159,13 @@ static bool rt_eval_slice(Rt *rt, const Expr *e, RtValue *out) {
     if (src.kind != RV_TENSOR) return rt_fail(rt, RT_ERR_INVALID_ARGS, e->span, "slice of a non-tensor value");
     if (src.t->pending && rt_alloc_task(rt, &src.t, 1) < 0) return false;
     if (!rt_int_list(rt, e->call.args[1], shape, &ns) || !rt_int_list(rt, e->call.args[2], off, &no)) return false;
-    RtTensor *t = ARENA_NEW(rt->arena, RtTensor);
-    if (!rt_slice(rt, src.t, shape, ns, off, no, t, e->span)) return false;
-    t->created = false;
+    RtTensor t;
+    memset(&t, 0, sizeof t);
+    if (!rt_slice(rt, src.t, shape, ns, off, no, &t, e->span)) return false;
+    t.created = false;
     memset(out, 0, sizeof *out);
     out->kind = RV_TENSOR;
-    out->t = t;
+    out->t = rt_tensor_intern(rt, &t);               /* immutable: equal slices share a descriptor */
     return true;
 }
 
@@ -274,10 +285,9 @@ static RtStatus rt_exec_scope(Rt *rt, const Stmt *s, RtFrame *fr) {
             rt_fail(rt, RT_ERR_INVALID_ARGS, s->span, "an AUTO scope may not be opened inside a MANUAL scope");
             return RS_ERROR;
         }
-        RtScope sc = { s->scope.manual, 0 };
-        vec_push(&rt->scopes, sc);
+        rt_scope_begin(rt, s->scope.manual);
         RtStatus st = rt_exec_list(rt, &s->scope.body, fr);
-        rt->scopes.len--;            /* a scope is not a barrier: only its reference is released */
+        rt_scope_end(rt);            /* not a barrier: only its reference is released */
         return st;
     }
     if (s->scope.kind == SC_SPMD) {
@@ -378,14 +388,14 @@ static bool rt_bind_params(Rt *rt, const Function *f, void **args, int nargs) {
 static void rt_cleanup(Rt *rt) {
     for (int i = 0; i < rt->buffers.len; i++) free(rt->buffers.data[i]);
     vec_free(&rt->buffers);
-    vec_free(&rt->tasks);
+    rt_live_free(rt);
+    free(rt->slices.e);
+    vec_free(&rt->fan);
     vec_free(&rt->edges);
     rt_tm_free(&rt->tm);
     vec_free(&rt->scopes);
     vec_free(&rt->spmd);
     vec_free(&rt->spmd_sync);
-    vec_free(&rt->seen);
-    vec_free(&rt->seen_epoch);
     vec_free(&rt->env);
     vec_free(&rt->func_names);
     vec_free(&rt->output_vars);
@@ -404,6 +414,8 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     rt.prog = p; rt.opt = o; rt.run = run; rt.ud = ud; rt.diag = diag;
     rt.tgt = o && o->target ? o->target : target_get(TGT_A2A3);
     rt.arena = arena_new();
+    rt.keep = o && (o->race_check || o->capture_deps);   /* those reports read every task after the run */
+    rt.want_infos = !(o && o->no_task_list);
     rt_tm_init(&rt.tm);
     const Function *f = rt_find_entry(p, entry);
     bool ok;
@@ -411,8 +423,7 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     else if (f->type != FT_ORCHESTRATION) ok = rt_fail(&rt, RT_ERR_INVALID_ARGS, f->span, "'%s' is not an Orchestration function", f->name);
     else ok = rt_bind_params(&rt, f, args, nargs);
     if (ok) {
-        RtScope outer = { false, 0 };
-        vec_push(&rt.scopes, outer);          /* the implicit outer scope, depth 0 */
+        rt_scope_begin(&rt, false);           /* the implicit outer scope, depth 0 */
         rt_prepare(&rt, f);
         RtFrame fr = { NULL, 0 };
         ok = rt_exec_list(&rt, &f->body, &fr) != RS_ERROR;

@@ -62,7 +62,10 @@ typedef struct RtOptions {
                                       staged; an orchestration tensor.read is an error, tensor.write is
                                       timed but writes nothing) */
     int task_window;               /* task slots per ring (spec §7); 0 = 16384. A scope whose task
-                                      count reaches window - 1 is a SCOPE_DEADLOCK (§12.2) */
+                                      count reaches window - 1 is a SCOPE_DEADLOCK (§12.2); a ring
+                                      with window - 1 live tasks stalls the orchestrator until its
+                                      oldest task is CONSUMED (flow control, docs/runtime.md) */
+    bool no_task_list;             /* leave RtResult.tasks empty (memory per task then bounded) */
 } RtOptions;
 
 typedef struct RtTaskInfo {
@@ -77,7 +80,8 @@ typedef struct RtTaskInfo {
 } RtTaskInfo;
 
 typedef struct RtResult {
-    VEC(RtTaskInfo) tasks;
+    VEC(RtTaskInfo) tasks;         /* by task index; empty with RtOptions.no_task_list */
+    long ntasks;                   /* tasks run */
     int nedges;                    /* distinct (pred, succ) pairs */
     int64_t makespan_cycles;
     char *deps_json;               /* when capture_deps (malloc'd) */

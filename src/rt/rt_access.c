@@ -13,16 +13,11 @@
 #include <math.h>
 #include <string.h>
 
-/* The orchestrator waits for the tasks that wrote (or, for a write, touched) the tensor's buffer. */
+/* The orchestrator waits for the tasks that wrote (or, for a write, touched) the tensor's buffer:
+ * every task has run (rt_run_pending), and each noted its end per buffer (rt_live.c). */
 static void rt_wait_for(Rt *rt, const RtTensor *t, bool write) {
-    for (int i = 0; i < rt->tasks.len; i++) {
-        const RtTask *k = &rt->tasks.data[i];
-        for (int a = 0; a < k->nargs; a++) {
-            const RtArg *g = &k->args[a];
-            if (g->dir == AD_SCALAR || g->t.addr != t->addr || (!write && !rt_is_written(g->dir))) continue;
-            if (k->end > rt->orch_time) rt->orch_time = k->end;
-        }
-    }
+    int64_t end = rt_bufend_get(rt, t->addr, write);
+    if (end > rt->orch_time) rt->orch_time = end;
 }
 
 static bool rt_element(Rt *rt, const Expr *e, const RtTensor *t, uint8_t **p) {

@@ -5,9 +5,10 @@
  * flags OR-ed for scheduling, and recorded raw (with source and geometry) for deps.json.
  * Requires: rt_internal.h. Produces: RtTask.fanins, Rt.edges. Does: pure bookkeeping.
  *
- * Producers never retire during orchestration here (the orchestration is interpreted to completion
- * before scheduling), so every TensorMap entry is live at lookup: the edge set is deterministic and
- * equals what the reference's host replay of deps.json computes. */
+ * Every TensorMap entry counts at lookup, also one whose producer has retired (rt_live.c): such an
+ * edge waits for nothing (the producer ended before the orchestrator's clock) but is still an edge,
+ * so the edge set is what the reference's host replay of deps.json computes whatever retired. An
+ * entry stays until an INOUT covering it replaces it. */
 #include "rt/rt_internal.h"
 
 #include <string.h>
@@ -81,19 +82,14 @@ RtOverlap rt_overlap(const RtTensor *p, const RtTensor *e) {
     return ok ? r : RT_OV_OTHER;
 }
 
-typedef VEC(RtFanin) FaninVec;
+typedef RtFaninVec FaninVec;
 
-/* Adds (or ORs into) the fanin of producer `pred` for the current submit epoch. */
+/* Adds (or ORs into) the fanin of producer `pred`. A task has few fanins, so a scan of the list
+ * dedupes without per-task state (which would grow with the run). */
 static void rt_add_fanin(Rt *rt, FaninVec *fan, int pred, unsigned flags) {
-    vec_reserve(&rt->seen, rt->tasks.len);
-    vec_reserve(&rt->seen_epoch, rt->tasks.len);
-    while (rt->seen.len < rt->tasks.len) { vec_push(&rt->seen, 0); vec_push(&rt->seen_epoch, 0); }
-    if (rt->seen_epoch.data[pred] == rt->epoch) {
-        fan->data[rt->seen.data[pred]].flags |= flags;
-        return;
-    }
-    rt->seen_epoch.data[pred] = rt->epoch;
-    rt->seen.data[pred] = fan->len;
+    (void)rt;
+    for (int i = fan->len - 1; i >= 0; i--)
+        if (fan->data[i].pred == pred) { fan->data[i].flags |= flags; return; }
     vec_push(fan, ((RtFanin){ pred, flags }));
 }
 
@@ -134,27 +130,27 @@ static void rt_tm_lookup(Rt *rt, FaninVec *fan, int ti, int arg, const RtTensor 
 }
 
 void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *explicit_flags, int nexplicit) {
-    FaninVec fan = {0};
-    rt->epoch++;
+    FaninVec *fan = &rt->fan;                       /* scratch reused by every submit */
+    fan->len = 0;
     for (int k = 0; k < nexplicit; k++) {
         int pred = explicit_deps[k];
         if (pred < 0 || pred >= ti) continue;
-        rt_add_fanin(rt, &fan, pred, explicit_flags ? explicit_flags[k] : RT_DEP_WAIT | RT_DEP_RETAIN);
+        rt_add_fanin(rt, fan, pred, explicit_flags ? explicit_flags[k] : RT_DEP_WAIT | RT_DEP_RETAIN);
         rt_record_edge(rt, pred, ti, -1, RT_SRC_EXPLICIT, RT_DEP_WAIT | RT_DEP_RETAIN, RT_OV_OTHER, NULL, NULL);
     }
-    RtTask *task = &rt->tasks.data[ti];
+    RtTask *task = rt_task(rt, ti);
     if (!task->manual) {
         for (int i = 0, slot = -1; i < task->nargs; i++) {
             RtArg *a = &task->args[i];
             if (a->dir != AD_SCALAR) slot++;           /* consumer slot: tensors only, in order */
             if (a->dir == AD_SCALAR || a->dir == AD_OUTPUT) continue;
             if (a->t.owner != RT_NO_TASK && a->t.owner != ti) {      /* Step A */
-                rt_add_fanin(rt, &fan, a->t.owner, RT_DEP_WAIT | RT_DEP_RETAIN);
+                rt_add_fanin(rt, fan, a->t.owner, RT_DEP_WAIT | RT_DEP_RETAIN);
                 rt_record_edge(rt, a->t.owner, ti, slot, RT_SRC_CREATOR, RT_DEP_WAIT | RT_DEP_RETAIN,
                                RT_OV_OTHER, &a->t, NULL);
             }
             if ((a->dir == AD_INPUT || a->dir == AD_INOUT) && !a->t.manual_dep)   /* Step B */
-                rt_tm_lookup(rt, &fan, ti, slot, &a->t, a->dir == AD_INOUT);
+                rt_tm_lookup(rt, fan, ti, slot, &a->t, a->dir == AD_INOUT);
         }
         for (int i = 0; i < task->nargs; i++) {                      /* step 4: register modifiers */
             RtArg *a = &task->args[i];
@@ -162,9 +158,6 @@ void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *ex
                 rt_tm_insert(&rt->tm, &a->t, ti);
         }
     }
-    task = &rt->tasks.data[ti];
-    task->nfanins = fan.len;
-    task->fanins = ARENA_ARRAY(rt->arena, RtFanin, fan.len ? fan.len : 1);
-    if (fan.len) memcpy(task->fanins, fan.data, sizeof(RtFanin) * (size_t)fan.len);
-    vec_free(&fan);
+    RtFanin *fi = rt_task_fanins(rt, task, fan->len);
+    if (fan->len) memcpy(fi, fan->data, sizeof(RtFanin) * (size_t)fan->len);
 }

@@ -1,6 +1,7 @@
 /* rt_internal — private data of the task runtime, shared by rt.c (orchestration interpreter),
  * rt_tensor.c (descriptors, views, allocation, staging), rt_deps.c (TensorMap and edges),
- * rt_sched.c (simulated scheduling) and rt_json.c (deps.json).
+ * rt_sched.c (simulated scheduling), rt_live.c (task records, rings, retirement) and rt_json.c
+ * (deps.json).
  * Requires: ir.h, target.h. Produces: nothing public. */
 #ifndef PTOC_RT_INTERNAL_H
 #define PTOC_RT_INTERNAL_H
@@ -11,7 +12,8 @@
 #define RT_TM_BUCKETS 4096             /* TensorMap buckets (power of two, spec §5.3) */
 #define RT_NRINGS 4
 
-enum { RT_DEP_WAIT = 1, RT_DEP_RETAIN = 2 };
+enum { RT_DEP_WAIT = 1, RT_DEP_RETAIN = 2,
+       RT_DEP_CLAIMED = 4 };             /* internal: the RETAIN claim was taken (spec §7 fanout_count) */
 typedef enum { RT_SRC_EXPLICIT = 0, RT_SRC_CREATOR, RT_SRC_TENSORMAP } RtEdgeSource;
 typedef enum { RT_OV_NO_OVERLAP = 0, RT_OV_COVERED, RT_OV_OTHER } RtOverlap;
 typedef enum { RT_CORE_NONE = 0, RT_CORE_AIC, RT_CORE_AIV, RT_CORE_MIX } RtCoreKind;
@@ -64,6 +66,7 @@ typedef struct RtArg {
 } RtArg;
 
 typedef struct RtFanin { int pred; unsigned flags; } RtFanin;
+typedef VEC(RtFanin) RtFaninVec;
 
 typedef struct RtTask {
     uint64_t id;                       /* (ring << 32) | local */
@@ -77,6 +80,14 @@ typedef struct RtTask {
     RtFanin *fanins; int nfanins;      /* deduplicated per producer, flags OR-ed */
     int64_t ready, start, end, cycles; /* simulated */
     bool done;
+    /* streaming schedule and lifetime (rt_sched.c, rt_live.c; spec §7–§8) */
+    int ring;
+    int npending;                      /* WAIT producers that have not ended yet */
+    int nretain;                       /* RETAIN consumers claimed that have not ended yet */
+    bool scope_open;                   /* the submitting scope's reference (spec §7 bit 31) */
+    int64_t cons_time;                 /* latest end of the task and of its ended RETAIN consumers */
+    int *succ; int nsucc, capsucc;     /* WAIT consumers waiting for this task's end */
+    int capargs, capfanins;            /* a recycled slot keeps its arrays (no allocation per task) */
 } RtTask;
 
 typedef struct RtEdge {
@@ -94,7 +105,31 @@ typedef struct RtTensorMap {
     int free_list;
 } RtTensorMap;
 
-typedef struct RtScope { bool manual; int ntasks; } RtScope;
+typedef struct RtScope { bool manual; int ntasks; VEC(int) tasks; } RtScope;  /* tasks: their scope reference */
+
+/* A call site's parsed directions and attributes (rt_submit.c): a loop submits the same Call
+ * expression every iteration, and parsing it once keeps string compares out of the submit path. */
+#define RT_SITE_ARGS 16
+#define RT_SITES 64
+typedef struct RtCallSite {
+    const Expr *call;                  /* NULL = empty */
+    int func_id;
+    const AttrVal *block_av, *deps_av;
+    ArgDir dirs[RT_SITE_ARGS];
+} RtCallSite;
+
+typedef struct { int64_t key; int idx; } RtHeapItem;
+typedef VEC(RtHeapItem) RtHeap;
+
+/* Task index -> record slot for the live tasks (open addressing, linear probing; key -1 = empty). */
+typedef struct RtIdxMap { int *key, *val; int cap, n; } RtIdxMap;
+/* The live tasks of one ring in submission (local id) order: a circular queue. */
+typedef struct RtRingQ { int *q; int head, len, cap; } RtRingQ;
+/* Per buffer address: the latest end of a task that wrote it / touched it (tensor.read / write waits). */
+typedef struct RtBufEnd { uint64_t addr; int64_t wend, tend; } RtBufEnd;
+typedef struct RtBufEnds { RtBufEnd *e; int cap, n; } RtBufEnds;
+/* Slice descriptors by content (rt_tensor.c): open addressing, NULL = empty. */
+typedef struct RtSliceSet { RtTensor **e; int cap, n; } RtSliceSet;
 
 typedef struct Rt {
     const Program *prog;
@@ -104,17 +139,30 @@ typedef struct Rt {
     void *ud;
     DiagSink *diag;
     Arena *arena;
-    VEC(RtTask) tasks;
+    VEC(RtTask) tasks;                 /* record pool: keep mode, slot = task index; else recycled slots */
+    bool keep;                         /* keep every record (race check, deps.json read them after the run) */
+    int ntasks, ndone;                 /* tasks submitted / ended */
+    VEC(int) free_slots;               /* retire mode: pool slots of retired tasks */
+    RtIdxMap live;                     /* retire mode: task index -> pool slot */
+    RtRingQ rings[RT_NRINGS];          /* live tasks per ring (flow control, FIFO retirement) */
+    RtHeap heap;                       /* ready tasks by (ready time, task index) */
+    RtBufEnds bufends;
+    RtSliceSet slices;
+    bool failed;                       /* a kernel failed: no further task runs */
+    int nedges;
+    int64_t makespan;
+    bool want_infos;
+    VEC(RtTaskInfo) infos;             /* RtResult.tasks, filled as tasks end */
+    RtFaninVec fan;                    /* scratch: the fanins of the task being submitted */
+    RtCallSite sites[RT_SITES];        /* direct-mapped by call expression */
     VEC(RtEdge) edges;
     RtTensorMap tm;
     VEC(void *) buffers;               /* runtime allocations (freed at the end) */
     VEC(RtScope) scopes;               /* runtime scope stack; depth 0 = implicit outer scope */
+    int scopes_init;                   /* slots of scopes.data initialized (their task lists are reused) */
     VEC(int64_t) spmd;                 /* enclosing SC_SPMD core_num values */
     VEC(bool) spmd_sync;               /* ... and their sync_start (runtime.md §9.2) */
     uint32_t ring_next[RT_NRINGS];
-    VEC(int) seen;                     /* per task: fanin slot + 1 for the current submit epoch */
-    VEC(int) seen_epoch;
-    int epoch;
     VEC(RtValue) env;                  /* indexed by Var id */
     VEC(const char *) func_names;      /* func_id -> kernel name */
     VEC(const Var *) output_vars;      /* tensor.create vars passed as pl.adir.output somewhere */
@@ -156,6 +204,7 @@ void rt_materialize(Rt *rt, RtTensor *t, int owner); /* fresh zeroed buffer owne
 bool rt_slice(Rt *rt, const RtTensor *src, const int64_t *shape, int nshape, const int64_t *off,
               int noff, RtTensor *out, Span sp);
 void rt_view_of(const RtTensor *t, RtView *v);
+RtTensor *rt_tensor_intern(Rt *rt, const RtTensor *t);  /* the shared descriptor equal to *t */
 void rt_gather(const RtTensor *t, void *dst);        /* strided view -> packed copy */
 void rt_scatter(const RtTensor *t, const void *src); /* packed copy -> strided view */
 
@@ -168,7 +217,24 @@ void rt_derive_deps(Rt *rt, int ti, const int *explicit_deps, const unsigned *ex
 
 /* rt_sched.c */
 bool rt_schedule(Rt *rt, RtResult *res);
-bool rt_run_pending(Rt *rt);                         /* runs the tasks submitted since the last batch */
+bool rt_run_pending(Rt *rt);                         /* runs every submitted task (a tensor.read batch) */
+void rt_wire(Rt *rt, int ti);                        /* after its deps: readiness, RETAIN claims, heap */
+bool rt_drain(Rt *rt, bool all);                     /* runs the ready tasks due by the orchestrator's clock */
+bool rt_pop_task(Rt *rt);                            /* runs the first ready task */
+
+/* rt_live.c */
+RtTask *rt_task(Rt *rt, int idx);                    /* NULL once retired (never in keep mode) */
+RtTask *rt_task_add(Rt *rt, int idx, int ring);      /* a zeroed record for new task idx on ring */
+RtArg *rt_task_args(Rt *rt, RtTask *t, int n);              /* t->args: n zeroed entries */
+RtFanin *rt_task_fanins(Rt *rt, RtTask *t, int n);          /* t->fanins: room for n */
+bool rt_consumed_by(const Rt *rt, const RtTask *t);  /* CONSUMED no later than the orchestrator's clock */
+void rt_retire(Rt *rt);                              /* reclaims consumed tasks, FIFO per ring */
+bool rt_ring_reserve(Rt *rt, int ring, Span sp);     /* flow control: waits for a free slot on ring */
+void rt_scope_begin(Rt *rt, bool manual);           /* pushes a runtime scope */
+void rt_scope_end(Rt *rt);                           /* pops it, releasing the scope reference of its tasks */
+void rt_live_free(Rt *rt);
+void rt_bufend_note(Rt *rt, uint64_t addr, int64_t end, bool write);
+int64_t rt_bufend_get(const Rt *rt, uint64_t addr, bool write);
 
 /* rt_race.c */
 RtAccessSink *rt_access_sink(Rt *rt, int task, int64_t block);

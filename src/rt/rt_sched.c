@@ -1,8 +1,9 @@
 /* rt_sched — scheduling in simulated time and kernel execution (spec §8–§10, §14).
- * Requires: the task graph (RtTask.fanins), run in batches: everything at the end, and the tasks
- *   submitted so far whenever the orchestration reads or writes a tensor element (rt_access.c).
- * Produces: start/end cycles per task, the
- * makespan, RtResult.tasks. Does: list scheduling — a task is ready when all WAIT producers have
+ * Requires: each task wired as it is submitted (rt_wire, after rt_deps.c found its fanins); the
+ *   orchestration drains the ready tasks due by its clock as it goes (rt_drain), everything when it
+ *   reads or writes a tensor element (rt_access.c) and at the end.
+ * Produces: start/end cycles per task, the makespan, RtResult.tasks (unless not wanted), edge
+ * count. Does: streaming list scheduling — a task is ready when all WAIT producers have
  * ended; ready tasks are taken in (ready time, task index) order; each block goes to the core of
  * its kind that is free earliest (ties: lowest index; MIX blocks take a whole cluster = AIC i plus
  * AIV 2i, 2i+1); start = max(ready, core free) + dispatch_cycles; end = start + kernel cycles.
@@ -14,9 +15,6 @@
 
 _Static_assert((int)RT_CALL_AIC == (int)RT_CORE_AIC && (int)RT_CALL_AIV == (int)RT_CORE_AIV &&
                (int)RT_CALL_MIX == (int)RT_CORE_MIX, "RtKernelCall.core takes RtCoreKind values");
-
-typedef struct { int64_t key; int idx; } RtHeapItem;
-typedef VEC(RtHeapItem) RtHeap;
 
 static bool rt_heap_less(RtHeapItem a, RtHeapItem b) { return a.key < b.key || (a.key == b.key && a.idx < b.idx); }
 
@@ -51,10 +49,13 @@ typedef struct RtCores {
     int naic, naiv;
 } RtCores;
 
+/* The earliest-free core, lowest index on ties: the minimum first (a branch-free reduction the
+ * compiler vectorizes), then its first occurrence. */
 static int rt_pick(const int64_t *free_at, int n) {
+    int64_t m = free_at[0];
+    for (int i = 1; i < n; i++) m = free_at[i] < m ? free_at[i] : m;
     int best = 0;
-    for (int i = 1; i < n; i++)
-        if (free_at[i] < free_at[best]) best = i;
+    while (free_at[best] != m) best++;
     return best;
 }
 
@@ -101,16 +102,46 @@ static int64_t rt_cohort_start(RtCores *c, RtCoreKind k, int64_t n, int64_t read
     return start;
 }
 
+/* The argument arrays of one task's kernel calls: on the stack for the usual few arguments, so a
+ * task costs no allocation (runtime throughput, issue 12). */
+enum { RT_CALL_INL = 8 };
+typedef struct RtCallBufs {
+    void **ptrs, **staged, **params; RtView *views; uint64_t *scalars;
+    void *ptrs_i[RT_CALL_INL], *staged_i[RT_CALL_INL], *params_i[2 * RT_CALL_INL + 1];
+    RtView views_i[RT_CALL_INL]; uint64_t scalars_i[RT_CALL_INL];
+    bool heap;
+} RtCallBufs;
+
+static void rt_call_bufs_get(RtCallBufs *b, int nt, int ns) {
+    b->heap = nt > RT_CALL_INL || ns > RT_CALL_INL;
+    if (!b->heap) {
+        memset(b->ptrs_i, 0, sizeof b->ptrs_i); memset(b->staged_i, 0, sizeof b->staged_i);
+        memset(b->params_i, 0, sizeof b->params_i); memset(b->scalars_i, 0, sizeof b->scalars_i);
+        b->ptrs = b->ptrs_i; b->staged = b->staged_i; b->params = b->params_i; b->views = b->views_i; b->scalars = b->scalars_i;
+        return;
+    }
+    b->ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    b->staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    b->views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
+    b->scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
+    b->params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    PTOC_ASSERT(b->ptrs && b->staged && b->views && b->scalars && b->params, "out of memory");
+}
+
+static void rt_call_bufs_put(RtCallBufs *b) {
+    if (b->heap) { free(b->ptrs); free(b->staged); free(b->views); free(b->scalars); free(b->params); }
+}
+
 /* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
 static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
-    RtTask *t = &rt->tasks.data[ti];
+    RtTask *t = rt_task(rt, ti);
     int nt = 0, ns = 0;
     for (int i = 0; i < t->nargs; i++) { if (t->args[i].dir == AD_SCALAR) ns++; else nt++; }
-    void **ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    void **staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    RtView *views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
-    uint64_t *scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
-    void **params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    RtCallBufs cb;
+    rt_call_bufs_get(&cb, nt, ns);
+    void **ptrs = cb.ptrs, **staged = cb.staged, **params = cb.params;
+    RtView *views = cb.views;
+    uint64_t *scalars = cb.scalars;
     int k = 0, s = 0;
     for (int i = 0; i < t->nargs; i++) {
         RtArg *a = &t->args[i];
@@ -151,87 +182,108 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         free(staged[k]);
         k++;
     }
-    free(ptrs); free(staged); free(views); free(scalars); free(params);
+    rt_call_bufs_put(&cb);
     return ok;
 }
 
-static void rt_fill_result(const Rt *rt, RtResult *res) {
-    res->makespan_cycles = 0;
-    for (int i = 0; i < rt->tasks.len; i++) {
-        const RtTask *t = &rt->tasks.data[i];
-        static const char *core_names[] = { "none", "aic", "aiv", "mix" };
-        RtTaskInfo info = { i, t->id, t->kernel ? t->kernel->name : "alloc_tensors", core_names[t->core],
-                            t->func_id, t->block_num, t->start, t->end, t->cycles };
-        vec_push(&res->tasks, info);
-        if (t->end > res->makespan_cycles) res->makespan_cycles = t->end;
+/* Wiring (spec §8) of task ti once its fanins are known: it is ready at the orchestrator's clock or
+ * when its last WAIT producer ends. A producer that ended already counts its end; one retired (its
+ * record gone) ended before the clock, so it is only counted as an edge. RETAIN fanins claim their
+ * producer unless it is already CONSUMED: the producer's slot then lives until this task ends. */
+void rt_wire(Rt *rt, int ti) {
+    RtTask *t = rt_task(rt, ti);
+    t->ready = rt->orch_time;
+    rt->nedges += t->nfanins;
+    for (int f = 0; f < t->nfanins; f++) {
+        RtFanin *fi = &t->fanins[f];
+        RtTask *p = rt_task(rt, fi->pred);
+        if (!p) continue;
+        if ((fi->flags & RT_DEP_RETAIN) && !rt_consumed_by(rt, p)) { p->nretain++; fi->flags |= RT_DEP_CLAIMED; }
+        if (!(fi->flags & RT_DEP_WAIT)) continue;
+        if (p->done) { if (p->end > t->ready) t->ready = p->end; continue; }
+        if (p->nsucc == p->capsucc) {
+            p->capsucc = p->capsucc ? 2 * p->capsucc : 4;
+            p->succ = realloc(p->succ, sizeof(int) * (size_t)p->capsucc);
+            PTOC_ASSERT(p->succ, "out of memory");
+        }
+        p->succ[p->nsucc++] = ti;
+        t->npending++;
     }
-    /* distinct (pred, succ) pairs = total deduplicated fanins */
-    int n = 0;
-    for (int i = 0; i < rt->tasks.len; i++) n += rt->tasks.data[i].nfanins;
-    res->nedges = n;
+    if (!t->npending) rt_heap_push(&rt->heap, t->ready, ti);
 }
 
-/* Runs the tasks submitted since the last batch, [rt->nrun, tasks.len): a task is ready when its WAIT
- * producers of this batch have ended (producers of earlier batches have; their end times count) and
- * not before the orchestrator's clock rt->orch_time (it may have stalled on a tensor.read). The cores
- * keep their free times across batches. */
-bool rt_run_pending(Rt *rt) {
-    int lo = rt->nrun, n = rt->tasks.len, m = n - lo;
-    if (m <= 0) return true;
+/* What the task's end means to others: its consumers' readiness, the buffers it touched (for
+ * tensor.read / write), the producers it retained, the makespan and the task list. */
+static void rt_task_ended(Rt *rt, RtTask *t, int ti) {
+    static const char *core_names[] = { "none", "aic", "aiv", "mix" };
+    t->done = true;
+    if (t->end > t->cons_time) t->cons_time = t->end;
+    rt->ndone++;
+    if (t->end > rt->makespan) rt->makespan = t->end;
+    if (rt->want_infos) {
+        while (rt->infos.len <= ti) vec_push(&rt->infos, (RtTaskInfo){0});
+        rt->infos.data[ti] = (RtTaskInfo){ ti, t->id, t->kernel ? t->kernel->name : "alloc_tensors", core_names[t->core],
+                                           t->func_id, t->block_num, t->start, t->end, t->cycles };
+    }
+    for (int i = 0; i < t->nargs; i++)
+        if (t->args[i].dir != AD_SCALAR) rt_bufend_note(rt, t->args[i].t.addr, t->end, rt_is_written(t->args[i].dir));
+    for (int k = 0; k < t->nsucc; k++) {
+        RtTask *c = rt_task(rt, t->succ[k]);
+        if (t->end > c->ready) c->ready = t->end;
+        if (--c->npending == 0) rt_heap_push(&rt->heap, c->ready, t->succ[k]);
+    }
+    t->nsucc = 0;                                    /* the array stays with the record */
+    for (int f = 0; f < t->nfanins; f++) {
+        if (!(t->fanins[f].flags & RT_DEP_CLAIMED)) continue;
+        RtTask *p = rt_task(rt, t->fanins[f].pred);
+        PTOC_ASSERT(p && p->nretain > 0, "task %d: retained producer %d is gone", ti, t->fanins[f].pred);
+        p->nretain--;
+        if (t->end > p->cons_time) p->cons_time = t->end;
+    }
+}
+
+/* Takes the ready task of least (ready time, index) and runs it: its blocks go to the cores as in
+ * rt_run_task. Tasks are taken in the same order as if the whole graph were known at once, as long
+ * as only tasks ready by the orchestrator's clock are taken (rt_drain): a task submitted later is
+ * ready no earlier than that clock and comes later in index order. */
+bool rt_pop_task(Rt *rt) {
+    if (rt->failed) return false;
     if (!rt->cores_aic) {
-        rt->cores_aic = calloc((size_t)rt->tgt->num_aic, sizeof(int64_t));
-        rt->cores_aiv = calloc((size_t)rt->tgt->num_aiv, sizeof(int64_t));
+        rt->cores_aic = calloc((size_t)rt->tgt->num_aic + 1, sizeof(int64_t));
+        rt->cores_aiv = calloc((size_t)rt->tgt->num_aiv + 1, sizeof(int64_t));
     }
-    int *pending = calloc((size_t)m, sizeof(int));
-    int *nsucc = calloc((size_t)m + 1, sizeof(int));
-    for (int i = lo; i < n; i++) {
-        RtTask *t = &rt->tasks.data[i];
-        t->ready = rt->orch_time;
-        for (int f = 0; f < t->nfanins; f++) {
-            if (!(t->fanins[f].flags & RT_DEP_WAIT)) continue;
-            int p = t->fanins[f].pred;
-            if (p < lo) { if (rt->tasks.data[p].end > t->ready) t->ready = rt->tasks.data[p].end; continue; }
-            pending[i - lo]++;
-            nsucc[p - lo + 1]++;
-        }
-    }
-    for (int i = 0; i < m; i++) nsucc[i + 1] += nsucc[i];           /* CSR offsets */
-    int *succ = calloc((size_t)(nsucc[m] ? nsucc[m] : 1), sizeof(int));
-    int *fill = calloc((size_t)m, sizeof(int));
-    for (int i = lo; i < n; i++)
-        for (int f = 0; f < rt->tasks.data[i].nfanins; f++) {
-            int p = rt->tasks.data[i].fanins[f].pred;
-            if ((rt->tasks.data[i].fanins[f].flags & RT_DEP_WAIT) && p >= lo) succ[nsucc[p - lo] + fill[p - lo]++] = i;
-        }
     RtCores cores = { rt->cores_aic, rt->cores_aiv, rt->tgt->num_aic, rt->tgt->num_aiv };
-    RtHeap heap = {0};
-    for (int i = lo; i < n; i++) if (!pending[i - lo]) rt_heap_push(&heap, rt->tasks.data[i].ready, i);
+    RtHeapItem it = rt_heap_pop(&rt->heap);
+    RtTask *t = rt_task(rt, it.idx);
     bool ok = true;
-    int ndone = 0;
-    while (heap.len && ok) {
-        RtHeapItem it = rt_heap_pop(&heap);
-        RtTask *t = &rt->tasks.data[it.idx];
-        if (t->core == RT_CORE_NONE || t->block_num <= 0) { t->start = t->end = t->ready; t->cycles = 0; }
-        else ok = rt_run_task(rt, &cores, it.idx, it.idx);
-        t = &rt->tasks.data[it.idx];
-        t->done = true;
-        ndone++;
-        for (int k = nsucc[it.idx - lo]; k < nsucc[it.idx - lo + 1]; k++) {
-            RtTask *c = &rt->tasks.data[succ[k]];
-            if (t->end > c->ready) c->ready = t->end;
-            if (--pending[succ[k] - lo] == 0) rt_heap_push(&heap, c->ready, succ[k]);
-        }
-    }
-    PTOC_ASSERT(!ok || ndone == m, "task graph has a cycle (%d of %d tasks ran)", ndone, m);
-    vec_free(&heap);
-    free(pending); free(nsucc); free(succ); free(fill);
-    rt->nrun = n;
+    if (t->core == RT_CORE_NONE || t->block_num <= 0) { t->start = t->end = t->ready; t->cycles = 0; }
+    else ok = rt_run_task(rt, &cores, it.idx, it.idx);
+    rt_task_ended(rt, rt_task(rt, it.idx), it.idx);
+    if (!ok) rt->failed = true;
     return ok;
 }
+
+bool rt_drain(Rt *rt, bool all) {
+    while (rt->heap.len && (all || rt->heap.data[0].key <= rt->orch_time))
+        if (!rt_pop_task(rt)) return false;
+    if (rt->failed) return false;
+    PTOC_ASSERT(!all || rt->ndone == rt->ntasks, "task graph has a cycle (%d of %d tasks ran)", rt->ndone, rt->ntasks);
+    return true;
+}
+
+/* A batch (tensor.read / write, spec §3.5 get/set_tensor_data): every task submitted so far runs, so
+ * the element holds what they wrote. The cores keep their free times across batches. */
+bool rt_run_pending(Rt *rt) { return rt_drain(rt, true); }
 
 bool rt_schedule(Rt *rt, RtResult *res) {
     bool ok = rt_run_pending(rt);
-    if (ok) rt_fill_result(rt, res);
+    if (ok) {
+        res->makespan_cycles = rt->makespan;
+        res->nedges = rt->nedges;
+        res->ntasks = rt->ntasks;
+        res->tasks.data = rt->infos.data; res->tasks.len = rt->infos.len; res->tasks.cap = rt->infos.cap;
+        rt->infos.data = NULL; rt->infos.len = rt->infos.cap = 0;
+    }
     if (ok && rt->opt && rt->opt->race_check) rt_check_races(rt, res);
     return ok;
 }

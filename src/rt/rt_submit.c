@@ -66,8 +66,10 @@ bool rt_is_output_var(const Rt *rt, const Var *v) {
 
 /* ---------------------------------------------------------------- tasks */
 /* Allocates the next task slot on the ring of the current scope depth; -1 after a SCOPE_DEADLOCK
- * (the scope's tasks cannot retire before it ends, so window - 1 of them fill the ring). */
-static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t block_num, Span sp) {
+ * (the scope's tasks cannot retire before it ends, so window - 1 of them fill the ring), a
+ * FLOW_CONTROL_DEADLOCK or a kernel failure. First the schedule runs forward to the orchestrator's
+ * clock and consumed tasks retire; a full ring stalls the orchestrator (rt_ring_reserve). */
+static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t block_num, Span sp, int func_id) {
     int window = rt->opt && rt->opt->task_window > 0 ? rt->opt->task_window : 16384;
     RtScope *sc = &vec_last(&rt->scopes);
     if (++sc->ntasks >= window - 1) {
@@ -77,30 +79,32 @@ static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t 
     }
     int depth = rt->scopes.len - 1;
     int ring = depth < RT_NRINGS - 1 ? depth : RT_NRINGS - 1;
-    RtTask t;
-    memset(&t, 0, sizeof t);
-    t.id = ((uint64_t)ring << 32) | rt->ring_next[ring]++;
-    t.kernel = kernel;
-    t.core = core;
-    t.func_id = kernel ? rt_func_id(rt, kernel->name) : -1;
-    t.manual = rt_in_manual_scope(rt);
-    t.block_num = block_num;
-    vec_push(&rt->tasks, t);
-    return rt->tasks.len - 1;
+    if (!rt_drain(rt, false)) return -1;
+    rt_retire(rt);
+    if (!rt_ring_reserve(rt, ring, sp)) return -1;
+    int idx = rt->ntasks++;
+    RtTask *t = rt_task_add(rt, idx, ring);
+    t->id = ((uint64_t)ring << 32) | rt->ring_next[ring]++;
+    t->kernel = kernel;
+    t->core = core;
+    t->func_id = func_id != -2 ? func_id : kernel ? rt_func_id(rt, kernel->name) : -1;   /* -2: look it up */
+    t->manual = rt_in_manual_scope(rt);
+    t->block_num = block_num;
+    vec_push(&vec_last(&rt->scopes).tasks, idx);
+    return idx;
 }
 
 int rt_alloc_task(Rt *rt, RtTensor **ts, int n) {
-    int ti = rt_new_task(rt, NULL, RT_CORE_NONE, 1, SPAN_NONE);
+    int ti = rt_new_task(rt, NULL, RT_CORE_NONE, 1, SPAN_NONE, -1);
     if (ti < 0) return -1;
-    RtArg *args = ARENA_ARRAY(rt->arena, RtArg, n ? n : 1);
+    RtArg *args = rt_task_args(rt, rt_task(rt, ti), n);
     for (int i = 0; i < n; i++) {
         rt_materialize(rt, ts[i], ti);
         args[i].dir = AD_OUTPUT;
         args[i].t = *ts[i];
     }
-    rt->tasks.data[ti].args = args;
-    rt->tasks.data[ti].nargs = n;
     rt_derive_deps(rt, ti, NULL, NULL, 0);
+    rt_wire(rt, ti);
     return ti;
 }
 
@@ -115,7 +119,7 @@ static ArgDir rt_dir_from_enum(const char *s) {
     return (ArgDir)-1;
 }
 
-static bool rt_call_dirs(Rt *rt, const Expr *call, ArgDir *dirs) {
+static bool rt_call_dirs_parse(Rt *rt, const Expr *call, ArgDir *dirs) {
     const Function *f = call->call.callee;
     const AttrVal *av = ir_attr_get(&call->call.attrs, "arg_directions");
     if (av) {
@@ -142,6 +146,32 @@ static bool rt_call_dirs(Rt *rt, const Expr *call, ArgDir *dirs) {
     return true;
 }
 
+/* The call site's cache entry, filled on first use: directions, block_num and deps attributes, and
+ * the callee's func id. NULL for a call whose directions are wrong (reported) or that has more
+ * arguments than an entry holds (parsed every time). */
+static const RtCallSite *rt_call_site(Rt *rt, const Expr *call, ArgDir *dirs) {
+    RtCallSite *cs = &rt->sites[((uintptr_t)call >> 4) % RT_SITES];
+    if (cs->call == call) {
+        memcpy(dirs, cs->dirs, sizeof(ArgDir) * (size_t)call->call.nargs);
+        return cs;
+    }
+    if (!rt_call_dirs_parse(rt, call, dirs) || call->call.nargs > RT_SITE_ARGS) return NULL;
+    cs->call = call;
+    memcpy(cs->dirs, dirs, sizeof(ArgDir) * (size_t)call->call.nargs);
+    cs->block_av = ir_attr_get(&call->call.attrs, "block_num");
+    if (!cs->block_av) cs->block_av = ir_attr_get(&call->call.kwargs, "block_num");
+    if (!cs->block_av) cs->block_av = ir_attr_get(&call->call.kwargs, "core_num");
+    cs->deps_av = ir_attr_get(&call->call.attrs, "deps");
+    if (!cs->deps_av) cs->deps_av = ir_attr_get(&call->call.kwargs, "deps");
+    cs->func_id = rt_func_id(rt, call->call.callee->name);
+    return cs;
+}
+
+static bool rt_call_dirs(Rt *rt, const Expr *call, ArgDir *dirs, const RtCallSite **site) {
+    *site = rt_call_site(rt, call, dirs);
+    return *site || (rt->error_code == RT_ERR_NONE && rt_call_dirs_parse(rt, call, dirs));
+}
+
 static bool rt_attr_int(Rt *rt, const AttrVal *av, int64_t *out) {
     if (!av) return false;
     if (av->kind == AV_INT) { *out = av->i; return true; }
@@ -150,10 +180,10 @@ static bool rt_attr_int(Rt *rt, const AttrVal *av, int64_t *out) {
     return false;
 }
 
-static bool rt_call_blocks(Rt *rt, const Expr *call, int64_t *blocks) {
-    const AttrVal *av = ir_attr_get(&call->call.attrs, "block_num");
-    if (!av) av = ir_attr_get(&call->call.kwargs, "block_num");
-    if (!av) av = ir_attr_get(&call->call.kwargs, "core_num");
+static bool rt_call_blocks(Rt *rt, const Expr *call, const RtCallSite *site, int64_t *blocks) {
+    const AttrVal *av = site ? site->block_av : ir_attr_get(&call->call.attrs, "block_num");
+    if (!site && !av) av = ir_attr_get(&call->call.kwargs, "block_num");
+    if (!site && !av) av = ir_attr_get(&call->call.kwargs, "core_num");
     *blocks = rt->spmd.len ? vec_last(&rt->spmd) : 1;
     if (av && !rt_attr_int(rt, av, blocks))
         return rt_fail(rt, RT_ERR_INVALID_ARGS, call->span, "call of '%s': block_num is not an integer", call->call.callee->name);
@@ -165,9 +195,9 @@ static bool rt_call_blocks(Rt *rt, const Expr *call, int64_t *blocks) {
 
 /* Explicit fanins: items evaluating to a call result (its task) or to an integer task index. */
 typedef VEC(int) RtIntVec;
-static bool rt_call_deps(Rt *rt, const Expr *call, RtIntVec *deps) {
-    const AttrVal *av = ir_attr_get(&call->call.attrs, "deps");
-    if (!av) av = ir_attr_get(&call->call.kwargs, "deps");
+static bool rt_call_deps(Rt *rt, const Expr *call, const RtCallSite *site, RtIntVec *deps) {
+    const AttrVal *av = site ? site->deps_av : ir_attr_get(&call->call.attrs, "deps");
+    if (!site && !av) av = ir_attr_get(&call->call.kwargs, "deps");
     if (!av) return true;
     int n = av->kind == AV_LIST ? av->nitems : 1;
     for (int i = 0; i < n; i++) {
@@ -200,7 +230,7 @@ static void rt_call_result(Rt *rt, const Expr *call, const ArgDir *dirs, RtValue
     const Function *f = call->call.callee;
     const Stmt *ret = f->body.len ? f->body.items[f->body.len - 1] : NULL;
     int nr = f->nreturns, pos = 0;
-    RtValue *items = ARENA_ARRAY(rt->arena, RtValue, nr ? nr : 1);
+    RtValue one, *items = nr > 1 ? ARENA_ARRAY(rt->arena, RtValue, nr) : &one;   /* a tuple outlives the call */
     for (int r = 0; r < nr; r++) {
         int pick = -1;
         if (ret && ret->kind == ST_RETURN && r < ret->ret.n && ret->ret.values[r]->kind == EX_VAR)
@@ -217,7 +247,7 @@ static void rt_call_result(Rt *rt, const Expr *call, const ArgDir *dirs, RtValue
     }
     memset(out, 0, sizeof *out);
     if (nr == 1) *out = items[0];
-    else { out->kind = RV_TUPLE; out->items = items; out->n = nr; }
+    else { out->kind = RV_TUPLE; out->items = nr ? items : NULL; out->n = nr; }
     out->task1 = ti + 1;
 }
 
@@ -245,9 +275,12 @@ static bool rt_sync_start(Rt *rt, const Expr *call, RtCoreKind core, int64_t blo
                        "the %lld blocks must start together, but %s has only %lld %s; use at most %lld blocks or drop sync_start",
                        (long long)blocks, call->call.callee->name, (long long)blocks, rt->tgt->name, (long long)cap,
                        core == RT_CORE_AIV ? "AIV cores" : core == RT_CORE_AIC ? "AIC cores" : "clusters", (long long)cap);
-    rt->tasks.data[ti].sync_start = true;
+    rt_task(rt, ti)->sync_start = true;
     return true;
 }
+
+static void rt_submit_args(Rt *rt, const Expr *call, const ArgDir *dirs, RtValue *vals, int ti, const RtIntVec *deps,
+                           RtValue *out);
 
 bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out) {
     const Function *f = call->call.callee;
@@ -256,17 +289,30 @@ bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out) {
         return rt_fail(rt, RT_ERR_INVALID_ARGS, call->span, "cannot submit a call of '%s' (a %s function) as a task",
                        f->name, ir_functype_name(f->type));
     int n = call->call.nargs;
-    ArgDir *dirs = ARENA_ARRAY(rt->arena, ArgDir, n ? n : 1);
-    RtValue *vals = ARENA_ARRAY(rt->arena, RtValue, n ? n : 1);
+    ArgDir dirs_inl[16], *dirs = n <= 16 ? dirs_inl : malloc(sizeof(ArgDir) * (size_t)n);   /* per call: no arena */
+    RtValue vals_inl[16], *vals = n <= 16 ? vals_inl : malloc(sizeof(RtValue) * (size_t)n);
+    PTOC_ASSERT(dirs && vals, "out of memory");
     int64_t blocks;
     RtIntVec deps = {0};
-    bool ok = rt_call_dirs(rt, call, dirs) && rt_call_blocks(rt, call, &blocks) && rt_call_deps(rt, call, &deps)
-              && rt_call_args(rt, call, dirs, vals);
-    if (!ok) { vec_free(&deps); return false; }
-    int ti = rt_new_task(rt, f, core, blocks, call->span);
-    if (ti < 0) { vec_free(&deps); return false; }
-    if (rt->spmd_sync.len && vec_last(&rt->spmd_sync) && !rt_sync_start(rt, call, core, blocks, ti)) { vec_free(&deps); return false; }
-    RtArg *args = ARENA_ARRAY(rt->arena, RtArg, n ? n : 1);
+    const RtCallSite *site = NULL;
+    bool ok = rt_call_dirs(rt, call, dirs, &site) && rt_call_blocks(rt, call, site, &blocks)
+              && rt_call_deps(rt, call, site, &deps) && rt_call_args(rt, call, dirs, vals);
+    int ti = ok ? rt_new_task(rt, f, core, blocks, call->span, site ? site->func_id : -2) : -1;
+    ok = ti >= 0 && (!rt->spmd_sync.len || !vec_last(&rt->spmd_sync) || rt_sync_start(rt, call, core, blocks, ti));
+    if (ok) rt_submit_args(rt, call, dirs, vals, ti, &deps, out);
+    vec_free(&deps);
+    if (dirs != dirs_inl) free(dirs);
+    if (vals != vals_inl) free(vals);
+    return ok;
+}
+
+/* The task's argument snapshots (OUTPUT create-infos get their buffer now), dependencies, wiring,
+ * and the call's value. */
+static void rt_submit_args(Rt *rt, const Expr *call, const ArgDir *dirs, RtValue *vals, int ti, const RtIntVec *deps,
+                           RtValue *out) {
+    const Function *f = call->call.callee;
+    int n = call->call.nargs;
+    RtArg *args = rt_task_args(rt, rt_task(rt, ti), n);
     for (int i = 0; i < n; i++) {
         args[i].dir = dirs[i];
         if (dirs[i] == AD_SCALAR) {
@@ -276,10 +322,7 @@ bool rt_submit_call(Rt *rt, const Expr *call, RtValue *out) {
         if (dirs[i] == AD_OUTPUT) rt_materialize(rt, vals[i].t, ti);   /* new buffer owned by this task */
         args[i].t = *vals[i].t;
     }
-    rt->tasks.data[ti].args = args;
-    rt->tasks.data[ti].nargs = n;
-    rt_derive_deps(rt, ti, deps.data, NULL, deps.len);
-    vec_free(&deps);
+    rt_derive_deps(rt, ti, deps->data, NULL, deps->len);
+    rt_wire(rt, ti);
     rt_call_result(rt, call, dirs, vals, ti, out);
-    return true;
 }

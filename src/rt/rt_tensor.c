@@ -133,3 +133,51 @@ static void rt_copy_view(const RtTensor *t, void *packed, int dir) {
 
 void rt_gather(const RtTensor *t, void *dst) { rt_copy_view(t, dst, 0); }
 void rt_scatter(const RtTensor *t, const void *src) { rt_copy_view(t, (void *)src, 1); }
+
+/* ---------------------------------------------------------------- slice descriptors */
+/* A slice's descriptor never changes once made (only pending create-infos are updated in place, and
+ * a slice is never pending), so equal slices can share one: a loop slicing the same regions every
+ * iteration then allocates nothing after the first, and memory follows the distinct slices, not
+ * the iterations. Fields are compared one by one (padding is not part of the value). */
+static bool rt_tensor_same(const RtTensor *a, const RtTensor *b) {
+    if (a->addr != b->addr || a->size != b->size || a->owner != b->owner || a->start != b->start || a->version != b->version
+        || a->ndims != b->ndims || a->dtype != b->dtype || a->manual_dep != b->manual_dep || a->pending != b->pending
+        || a->created != b->created || a->name != b->name)
+        return false;
+    for (int d = 0; d < a->ndims; d++)
+        if (a->shape[d] != b->shape[d] || a->strides[d] != b->strides[d]) return false;
+    return true;
+}
+
+static unsigned rt_tensor_hash(const RtTensor *t, int cap) {
+    uint64_t h = t->addr ^ (t->start * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)t->owner << 40);
+    for (int d = 0; d < t->ndims; d++) h = (h ^ (uint64_t)t->shape[d]) * 0x100000001B3ull;
+    return (unsigned)((h * 0x9E3779B97F4A7C15ull) >> 32) & (unsigned)(cap - 1);
+}
+
+static void rt_slices_insert(RtSliceSet *m, RtTensor *t) {
+    unsigned i = rt_tensor_hash(t, m->cap);
+    while (m->e[i]) i = (i + 1) & (unsigned)(m->cap - 1);
+    m->e[i] = t;
+    m->n++;
+}
+
+RtTensor *rt_tensor_intern(Rt *rt, const RtTensor *t) {
+    RtSliceSet *m = &rt->slices;
+    if (2 * (m->n + 1) > m->cap) {
+        RtSliceSet old = *m;
+        m->cap = old.cap ? 2 * old.cap : 256;
+        m->n = 0;
+        m->e = calloc((size_t)m->cap, sizeof(RtTensor *));
+        PTOC_ASSERT(m->e, "out of memory");
+        for (int i = 0; i < old.cap; i++)
+            if (old.e[i]) rt_slices_insert(m, old.e[i]);
+        free(old.e);
+    }
+    for (unsigned i = rt_tensor_hash(t, m->cap); m->e[i]; i = (i + 1) & (unsigned)(m->cap - 1))
+        if (rt_tensor_same(m->e[i], t)) return m->e[i];
+    RtTensor *n = ARENA_NEW(rt->arena, RtTensor);
+    *n = *t;
+    rt_slices_insert(m, n);
+    return n;
+}
