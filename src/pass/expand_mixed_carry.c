@@ -1,0 +1,162 @@
+/* expand_mixed_carry — carried values pushed where they are made, for ExpandMixedKernel.
+ * Requires: one side of a mixed kernel after emk_keep_side's rewrite (boundary moves are tpush /
+ *   tpop). A value carried by a loop on this side and used on the other is pushed at the top of the
+ *   body (`tpush(a)`, a the iter_arg) and, when the other side uses the loop's result, right after
+ *   the loop (`tpush(r)`, r the return var).
+ * Produces: for each such carry whose pushes are the first channel operations of the body and the
+ *   first after the loop (so the order of the channel does not change), the init value is pushed
+ *   just before the loop, the yielded value at the end of the body (after the body's other channel
+ *   operations), the two old pushes go, and so does the carry itself when nothing else on this side
+ *   reads it. The other side pops exactly the same values in the same order: top of iteration j+1
+ *   and end of iteration j are adjacent in the channel, and so are "before the loop" and the top of
+ *   iteration 0, and the end of the last iteration and "after the loop" (a zero-trip loop pushes
+ *   the init value either way).
+ * Does: the producer no longer holds the value across the loop back edge. Flash attention's
+ *   software-pipelined form carries `p @ v` (a 64 x 384 FP32 accumulator, 96 KiB of L0C) into the
+ *   next iteration, where the vector cores add it after the next softmax; with the carry on the
+ *   cube side that tile and its successor are both live in Acc, which does not fit a2a3's 128 KiB.
+ *   Pushed at the end of the iteration it is made in, the tile waits in the ring slot instead. */
+#include "pass/expand_mixed.h"
+
+#include <string.h>
+
+typedef struct { bool found; } XSeen;
+static void seen_xcore(Expr *e, void *ud) {
+    if (e->kind == EX_CALL && emk_is_xcore(e->call.op)) ((XSeen *)ud)->found = true;
+}
+
+static bool stmt_xcore(Stmt *s) {
+    StmtList one = { &s, 1, 1 };
+    XSeen x = { false };
+    ir_visit_exprs(&one, seen_xcore, &x);
+    return x.found;
+}
+
+/* The Var pushed by s (`tpush(v)` with v a plain variable), else NULL. */
+static Var *pushed_var(const Stmt *s) {
+    const Expr *e = s->kind == ST_EVAL ? s->eval.expr : NULL;
+    if (!e || e->kind != EX_CALL || (e->call.op != OP_TILE_TPUSH_TO_AIV && e->call.op != OP_TILE_TPUSH_TO_AIC)) return NULL;
+    if (e->call.nargs != 1 || e->call.args[0]->kind != EX_VAR) return NULL;
+    return e->call.args[0]->var;
+}
+
+static int index_of(const VarList *l, const Var *v) {
+    for (int i = 0; i < l->len; i++)
+        if (l->items[i] == v) return i;
+    return -1;
+}
+
+/* Uses of v in l other than statement `skip` (an index into l, or -1). */
+static bool used_besides(StmtList *l, int skip, Var *v) {
+    for (int i = 0; i < l->len; i++) {
+        if (i == skip) continue;
+        StmtList one = { &l->items[i], 1, 1 };
+        if (ir_stmts_use_var(&one, v)) return true;
+    }
+    return false;
+}
+
+static Stmt *push_of(IrCtx *c, const Stmt *tmpl, Expr *arg) {
+    VarMap none = {0};
+    Expr *e = ir_clone_expr(c, tmpl->eval.expr, &none);
+    e->call.args[0] = arg;
+    Stmt *s = ir_eval(c, e);
+    s->span = tmpl->span;
+    return s;
+}
+
+static void remove_at(StmtList *l, int i) {
+    memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(l->len - i - 1));
+    l->len--;
+}
+
+/* Moves the first carried push of loop l->items[*at]; true when one moved (call again for the next). */
+static bool move_one(IrCtx *c, StmtList *l, int *at) {
+    Stmt *f = l->items[*at];
+    StmtList *body = &f->for_.body;
+    if (!body->len || body->items[body->len - 1]->kind != ST_YIELD) return false;
+    int top = -1, after = -1;
+    for (int i = 0; i < body->len && top < 0; i++)
+        if (stmt_xcore(body->items[i])) top = i;
+    for (int i = *at + 1; i < l->len && after < 0; i++)
+        if (stmt_xcore(l->items[i])) after = i;
+    if (top < 0 || after < 0) return false;
+    Var *a = pushed_var(body->items[top]), *r = pushed_var(l->items[after]);
+    int k = a ? index_of(&f->for_.iter_args, a) : -1;
+    if (k < 0 || !r || index_of(&f->for_.return_vars, r) != k) return false;
+    Stmt *y = body->items[body->len - 1];
+    if (k >= y->yield.n || y->yield.values[k]->kind != EX_VAR || y->yield.values[k]->var == a || !a->init) return false;
+    Stmt *ptop = body->items[top];
+    Expr *init = a->init, *yv = y->yield.values[k];
+    /* the value pushed at the end of iteration j is the one the top of iteration j + 1 pushed; it may
+     * go up to just after the statement defining it, past anything but a push on the same ring */
+    remove_at(body, top);
+    int at_end = body->len - 1;
+    while (at_end > 0) {
+        Stmt *prev = body->items[at_end - 1];
+        if (prev->kind == ST_ASSIGN && prev->assign.var == yv->var) break;
+        const Expr *pe = prev->kind == ST_EVAL ? prev->eval.expr : NULL;
+        if (pe && pe->kind == EX_CALL && pe->call.op == ptop->eval.expr->call.op) break;
+        if (prev->kind != ST_ASSIGN && prev->kind != ST_EVAL) break;   /* nested statements: stay below */
+        at_end--;
+    }
+    ir_list_insert(c, body, at_end, push_of(c, ptop, ir_ref(yv->var)));
+    remove_at(l, after);
+    VarMap none = {0};
+    ir_list_insert(c, l, *at, push_of(c, ptop, init->kind == EX_VAR ? ir_ref(init->var) : ir_clone_expr(c, init, &none)));
+    (*at)++;
+    /* nothing else on this side reads the carry: drop it */
+    if (!used_besides(body, body->len - 1, a) && !used_besides(l, -1, r)) {
+        VarList *it = &f->for_.iter_args, *rv = &f->for_.return_vars;
+        memmove(it->items + k, it->items + k + 1, sizeof(Var *) * (size_t)(it->len - k - 1));
+        it->len--;
+        memmove(rv->items + k, rv->items + k + 1, sizeof(Var *) * (size_t)(rv->len - k - 1));
+        rv->len--;
+        memmove(y->yield.values + k, y->yield.values + k + 1, sizeof(Expr *) * (size_t)(y->yield.n - k - 1));
+        y->yield.n--;
+        if (!it->len && !y->yield.n) body->len--;      /* a loop left without carries has no yield */
+    }
+    return true;
+}
+
+void emk_early_carry_pushes(PassCtx *ctx, StmtList *l) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_FOR) {
+            emk_early_carry_pushes(ctx, &s->for_.body);
+            while (move_one(ctx->ir, l, &i)) {}
+        } else if (s->kind == ST_IF) {
+            emk_early_carry_pushes(ctx, &s->if_.then_body);
+            emk_early_carry_pushes(ctx, &s->if_.else_body);
+        } else if (s->kind == ST_SCOPE) emk_early_carry_pushes(ctx, &s->scope.body);
+    }
+}
+
+/* ---- carried values cross at the top of the body ----
+ * In the mixed body a boundary move of an iter_arg (`x = tile.move(a)`) sits where the first use of
+ * x wanted it. It only needs a, so it goes to the top of the body (after the ones already there, in
+ * their order); both sides are cut from this one body, so their channel orders stay equal. The
+ * consumer's pop then sinks back to just before its first use or the next channel operation
+ * (sink_pops), and the producer's push becomes an early one above. */
+static bool carried_move(const Stmt *t, const VarList *it) {
+    const Expr *v = t->kind == ST_ASSIGN ? t->assign.value : NULL;
+    if (!v || v->kind != EX_CALL || v->call.op != OP_TILE_MOVE || emk_boundary(v) == XB_NONE) return false;
+    return v->call.nargs >= 1 && v->call.args[0]->kind == EX_VAR && index_of(it, v->call.args[0]->var) >= 0;
+}
+
+void emk_hoist_carry_moves(StmtList *l) {
+    for (int i = 0; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (s->kind == ST_IF) { emk_hoist_carry_moves(&s->if_.then_body); emk_hoist_carry_moves(&s->if_.else_body); continue; }
+        if (s->kind == ST_SCOPE) { emk_hoist_carry_moves(&s->scope.body); continue; }
+        if (s->kind != ST_FOR) continue;
+        StmtList *b = &s->for_.body;
+        emk_hoist_carry_moves(b);
+        for (int j = 0, pos = 0; j < b->len; j++) {
+            if (!carried_move(b->items[j], &s->for_.iter_args)) continue;
+            Stmt *t = b->items[j];
+            memmove(b->items + pos + 1, b->items + pos, sizeof(Stmt *) * (size_t)(j - pos));
+            b->items[pos++] = t;
+        }
+    }
+}
