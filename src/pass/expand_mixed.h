@@ -33,9 +33,6 @@ bool emk_keep_side(PassCtx *ctx, Function *f, StmtList *l, Aff side, const EmkOp
  * loop) instead of at the top of the next one, and drops the carry when nothing else on the side
  * reads it (expand_mixed_carry.c; the channel order does not change). */
 void emk_early_carry_pushes(PassCtx *ctx, StmtList *l);
-/* Moves each boundary move of a loop's iter_arg to the top of the loop body (mixed body, before the
- * sides are cut). */
-void emk_hoist_carry_moves(StmtList *l);
 
 /* Specialises AIV function f to lane `lane` of split o->split: every Vec tile whose extent along the
  * split axis is the crossing tiles' extent keeps only the lane's part (lane 0 the first

@@ -70,20 +70,11 @@ static void remove_at(StmtList *l, int i) {
     l->len--;
 }
 
-/* Moves the first carried push of loop l->items[*at]; true when one moved (call again for the next). */
-static bool move_one(IrCtx *c, StmtList *l, int *at) {
+/* Moves the push of carry k (body[top], and l[after] behind the loop l[*at]). */
+static bool move_carry(IrCtx *c, StmtList *l, int *at, int top, int after, int k) {
     Stmt *f = l->items[*at];
     StmtList *body = &f->for_.body;
-    if (!body->len || body->items[body->len - 1]->kind != ST_YIELD) return false;
-    int top = -1, after = -1;
-    for (int i = 0; i < body->len && top < 0; i++)
-        if (stmt_xcore(body->items[i])) top = i;
-    for (int i = *at + 1; i < l->len && after < 0; i++)
-        if (stmt_xcore(l->items[i])) after = i;
-    if (top < 0 || after < 0) return false;
-    Var *a = pushed_var(body->items[top]), *r = pushed_var(l->items[after]);
-    int k = a ? index_of(&f->for_.iter_args, a) : -1;
-    if (k < 0 || !r || index_of(&f->for_.return_vars, r) != k) return false;
+    Var *a = f->for_.iter_args.items[k], *r = f->for_.return_vars.items[k];
     Stmt *y = body->items[body->len - 1];
     if (k >= y->yield.n || y->yield.values[k]->kind != EX_VAR || y->yield.values[k]->var == a || !a->init) return false;
     Stmt *ptop = body->items[top];
@@ -119,6 +110,42 @@ static bool move_one(IrCtx *c, StmtList *l, int *at) {
     return true;
 }
 
+static OpId push_op(const Stmt *s) {
+    const Expr *e = s->kind == ST_EVAL ? s->eval.expr : NULL;
+    if (!e || e->kind != EX_CALL || (e->call.op != OP_TILE_TPUSH_TO_AIV && e->call.op != OP_TILE_TPUSH_TO_AIC)) return OP_NONE;
+    return e->call.op;
+}
+
+/* The first push of `op` in l[from..): its index, or -1 (also when a nested statement with channel
+ * operations comes first: its order against the push is not looked into). */
+static int first_push(StmtList *l, int from, OpId op) {
+    for (int i = from; i < l->len; i++) {
+        Stmt *s = l->items[i];
+        if (push_op(s) == op) return i;
+        if (s->kind != ST_ASSIGN && s->kind != ST_EVAL && s->kind != ST_YIELD && stmt_xcore(s)) return -1;
+    }
+    return -1;
+}
+
+/* Moves the first carried push of loop l->items[*at]; true when one moved (call again for the next).
+ * Only the order of pushes on one ring matters to the other side (each ring is a FIFO); a push may
+ * pass operations on the other ring. */
+static bool move_one(IrCtx *c, StmtList *l, int *at) {
+    Stmt *f = l->items[*at];
+    StmtList *body = &f->for_.body;
+    if (!body->len || body->items[body->len - 1]->kind != ST_YIELD) return false;
+    for (int pass = 0; pass < 2; pass++) {
+        OpId op = pass ? OP_TILE_TPUSH_TO_AIC : OP_TILE_TPUSH_TO_AIV;
+        int top = first_push(body, 0, op), after = first_push(l, *at + 1, op);
+        if (top < 0 || after < 0) continue;
+        Var *a = pushed_var(body->items[top]), *r = pushed_var(l->items[after]);
+        int k = a ? index_of(&f->for_.iter_args, a) : -1;
+        if (k < 0 || !r || index_of(&f->for_.return_vars, r) != k) continue;
+        if (move_carry(c, l, at, top, after, k)) return true;
+    }
+    return false;
+}
+
 void emk_early_carry_pushes(PassCtx *ctx, StmtList *l) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
@@ -129,34 +156,5 @@ void emk_early_carry_pushes(PassCtx *ctx, StmtList *l) {
             emk_early_carry_pushes(ctx, &s->if_.then_body);
             emk_early_carry_pushes(ctx, &s->if_.else_body);
         } else if (s->kind == ST_SCOPE) emk_early_carry_pushes(ctx, &s->scope.body);
-    }
-}
-
-/* ---- carried values cross at the top of the body ----
- * In the mixed body a boundary move of an iter_arg (`x = tile.move(a)`) sits where the first use of
- * x wanted it. It only needs a, so it goes to the top of the body (after the ones already there, in
- * their order); both sides are cut from this one body, so their channel orders stay equal. The
- * consumer's pop then sinks back to just before its first use or the next channel operation
- * (sink_pops), and the producer's push becomes an early one above. */
-static bool carried_move(const Stmt *t, const VarList *it) {
-    const Expr *v = t->kind == ST_ASSIGN ? t->assign.value : NULL;
-    if (!v || v->kind != EX_CALL || v->call.op != OP_TILE_MOVE || emk_boundary(v) == XB_NONE) return false;
-    return v->call.nargs >= 1 && v->call.args[0]->kind == EX_VAR && index_of(it, v->call.args[0]->var) >= 0;
-}
-
-void emk_hoist_carry_moves(StmtList *l) {
-    for (int i = 0; i < l->len; i++) {
-        Stmt *s = l->items[i];
-        if (s->kind == ST_IF) { emk_hoist_carry_moves(&s->if_.then_body); emk_hoist_carry_moves(&s->if_.else_body); continue; }
-        if (s->kind == ST_SCOPE) { emk_hoist_carry_moves(&s->scope.body); continue; }
-        if (s->kind != ST_FOR) continue;
-        StmtList *b = &s->for_.body;
-        emk_hoist_carry_moves(b);
-        for (int j = 0, pos = 0; j < b->len; j++) {
-            if (!carried_move(b->items[j], &s->for_.iter_args)) continue;
-            Stmt *t = b->items[j];
-            memmove(b->items + pos + 1, b->items + pos, sizeof(Stmt *) * (size_t)(j - pos));
-            b->items[pos++] = t;
-        }
     }
 }

@@ -295,7 +295,6 @@ static bool split_function(PassCtx *ctx, Program *p, Function *f) {
     lanes_scan(&xl, &f->body, false);
     if (!xl.crossing) o.split = 0;
     prepare_split(ctx, f);
-    emk_hoist_carry_moves(&f->body);
     Function *members[3];
     int n = 0;
     members[n] = side_function(ctx, p, f, "aic", FT_AIC);
