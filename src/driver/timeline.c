@@ -79,14 +79,6 @@ void drv_timeline_add(DrvSession *s, const RtKernelCall *call, const Kernel *k, 
     tl_push(tl, &whole);
     TlSpan open[PIPE_COUNT];
     bool has[PIPE_COUNT] = { false };
-    if (getenv("PTOC_TL_RAW"))   /* DEBUG (fa): not to be committed */
-        for (int i = 0; i < r->trace.len; i++) {
-            const SimTraceEvent *e = &r->trace.data[i];
-            const MirInst *in = e->inst;
-            fprintf(stderr, "RAW %s %s %lld %lld %s L%d d%d s%d %s>%s e%d\n", k->name, (int)e->pipe >= 0 ? mir_pipe_name(e->pipe) : "-",
-                    (long long)(base + e->start), (long long)(base + e->end), inst_op(in), in->loc.line, in->dst, in->src0,
-                    inst_sync(in) ? mir_pipe_name(in->src_pipe) : "", inst_sync(in) ? mir_pipe_name(in->dst_pipe) : "", in->event);
-        }
     for (int i = 0; i < r->trace.len; i++) {
         const SimTraceEvent *e = &r->trace.data[i];
         if (e->end <= e->start || (int)e->pipe < 0 || (int)e->pipe >= PIPE_COUNT) continue;   /* a wait: no time */
