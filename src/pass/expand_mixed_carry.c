@@ -79,19 +79,9 @@ static bool move_carry(IrCtx *c, StmtList *l, int *at, int top, int after, int k
     if (k >= y->yield.n || y->yield.values[k]->kind != EX_VAR || y->yield.values[k]->var == a || !a->init) return false;
     Stmt *ptop = body->items[top];
     Expr *init = a->init, *yv = y->yield.values[k];
-    /* the value pushed at the end of iteration j is the one the top of iteration j + 1 pushed; it may
-     * go up to just after the statement defining it, past anything but a push on the same ring */
+    /* the value pushed at the end of iteration j is the one the top of iteration j + 1 pushed */
     remove_at(body, top);
-    int at_end = body->len - 1;
-    while (at_end > 0) {
-        Stmt *prev = body->items[at_end - 1];
-        if (prev->kind == ST_ASSIGN && prev->assign.var == yv->var) break;
-        const Expr *pe = prev->kind == ST_EVAL ? prev->eval.expr : NULL;
-        if (pe && pe->kind == EX_CALL && pe->call.op == ptop->eval.expr->call.op) break;
-        if (prev->kind != ST_ASSIGN && prev->kind != ST_EVAL) break;   /* nested statements: stay below */
-        at_end--;
-    }
-    ir_list_insert(c, body, at_end, push_of(c, ptop, ir_ref(yv->var)));
+    ir_list_insert(c, body, body->len - 1, push_of(c, ptop, ir_ref(yv->var)));
     remove_at(l, after);
     VarMap none = {0};
     ir_list_insert(c, l, *at, push_of(c, ptop, init->kind == EX_VAR ? ir_ref(init->var) : ir_clone_expr(c, init, &none)));
@@ -146,12 +136,38 @@ static bool move_one(IrCtx *c, StmtList *l, int *at) {
     return false;
 }
 
+/* Once the carries are moved, each push at the end of the body goes up to just after the statement
+ * defining its value, past anything but a push on the same ring (so the ring's order stays): the
+ * other core gets e.g. the next block's scores while this one still waits for its p. */
+static void hoist_pushes(StmtList *body, int from) {
+    for (int i = from; i < body->len; i++) {
+        Stmt *p = body->items[i];
+        OpId op = push_op(p);
+        Var *v = op != OP_NONE ? pushed_var(p) : NULL;
+        if (!v) continue;
+        int at = i;
+        while (at > 0) {
+            Stmt *prev = body->items[at - 1];
+            if (prev->kind == ST_ASSIGN && prev->assign.var == v) break;
+            if (push_op(prev) == op || (prev->kind != ST_ASSIGN && prev->kind != ST_EVAL)) break;
+            at--;
+        }
+        memmove(body->items + at + 1, body->items + at, sizeof(Stmt *) * (size_t)(i - at));
+        body->items[at] = p;
+    }
+}
+
 void emk_early_carry_pushes(PassCtx *ctx, StmtList *l) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         if (s->kind == ST_FOR) {
             emk_early_carry_pushes(ctx, &s->for_.body);
-            while (move_one(ctx->ir, l, &i)) {}
+            int moved = 0;
+            while (move_one(ctx->ir, l, &i)) moved++;
+            /* the moved pushes are the body's last `moved` statements before the yield (if any) */
+            StmtList *b = &s->for_.body;
+            int end = b->len && b->items[b->len - 1]->kind == ST_YIELD ? b->len - 1 : b->len;
+            if (moved) hoist_pushes(b, end - moved);
         } else if (s->kind == ST_IF) {
             emk_early_carry_pushes(ctx, &s->if_.then_body);
             emk_early_carry_pushes(ctx, &s->if_.else_body);
