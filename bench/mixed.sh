@@ -33,7 +33,8 @@ pair "fused MLP mixed/staged a5" examples/fused_mlp.py tests/cli/mixed/fused_mlp
 awk -v a="$(field "$TMP/spmd.json" makespan_cycles)" -v b="$(field "$TMP/one.json" makespan_cycles)" 'BEGIN {
     printf "%-34s %8d vs %8d cycles  ratio %.2f\n", "attention 4 SPMD blocks / 1 block", a, b, a / b }'
 
-for t in "examples/flash_attention.py a2a3" "examples/flash_attention.py a5" "examples/flash_attention_long.py a5"; do
+for t in "examples/flash_attention.py a2a3" "examples/flash_attention.py a5" "examples/flash_attention_long.py a5" \
+         "examples/flash_attention_long_a2a3.py a2a3"; do
     set -- $t
     "$PTOC" run "$1" --target "$2" --json > "$TMP/fa.json" 2> /dev/null
     awk -v u="$(field "$TMP/fa.json" cube_util)" -v l="$(basename "$1" .py) $2" 'BEGIN {
