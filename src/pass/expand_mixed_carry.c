@@ -1,21 +1,24 @@
 /* expand_mixed_carry — carried values pushed where they are made, for ExpandMixedKernel.
  * Requires: one side of a mixed kernel after emk_keep_side's rewrite (boundary moves are tpush /
- *   tpop). A value carried by a loop on this side and used on the other is pushed at the top of the
- *   body (`tpush(a)`, a the iter_arg) and, when the other side uses the loop's result, right after
- *   the loop (`tpush(r)`, r the return var).
- * Produces: for each such carry whose pushes are the first channel operations of the body and the
- *   first after the loop (so the order of the channel does not change), the init value is pushed
- *   just before the loop, the yielded value at the end of the body (after the body's other channel
- *   operations), the two old pushes go, and so does the carry itself when nothing else on this side
- *   reads it. The other side pops exactly the same values in the same order: top of iteration j+1
- *   and end of iteration j are adjacent in the channel, and so are "before the loop" and the top of
- *   iteration 0, and the end of the last iteration and "after the loop" (a zero-trip loop pushes
- *   the init value either way).
- * Does: the producer no longer holds the value across the loop back edge. Flash attention's
- *   software-pipelined form carries `p @ v` (a 64 x 384 FP32 accumulator, 96 KiB of L0C) into the
- *   next iteration, where the vector cores add it after the next softmax; with the carry on the
- *   cube side that tile and its successor are both live in Acc, which does not fit a2a3's 128 KiB.
- *   Pushed at the end of the iteration it is made in, the tile waits in the ring slot instead. */
+ *   tpop). A value carried by a loop on this side and used on the other is pushed in the body as the
+ *   iter_arg (`tpush(a)`: where ConvertTensorToTileOps put the move, often the top) and, when the
+ *   other side uses the loop's result, after the loop (`tpush(r)`, r the return var).
+ * Produces: when `tpush(a)` is the body's first push on its ring and `tpush(r)` the first push on
+ *   that ring after the loop, the init value is pushed just before the loop and the yielded value at
+ *   the end of the body, the two old pushes go, and so does the carry when nothing else on this side
+ *   reads it. Once a loop's carries are moved, each of those pushes goes up to just after the
+ *   statement defining its value, past anything but another push on the same ring or a nested
+ *   statement. The other side pops the same values in the same order on each ring: iteration j's
+ *   end and iteration j + 1's top are adjacent on the ring, and so are "before the loop" and the top
+ *   of iteration 0, and the end of the last iteration and "after the loop" (a zero-trip loop pushes
+ *   the init value either way); operations on the other ring (this side's pops of the other core's
+ *   values) may be passed: each ring is its own FIFO.
+ * Does: the producer no longer holds the value across the back edge, and the consumer gets it as
+ *   soon as it exists. Flash attention software-pipelined across the hand-off
+ *   (examples/flash_attention_long.py) carries `p @ v` into the next iteration, where the vector
+ *   cores add it after the next softmax, and the next block's scores: with the carries on the cube
+ *   side both accumulators and their successors were live in Acc (a2a3's 128 KiB does not hold
+ *   them), and the scores went out only after the cube had received p and computed p @ v. */
 #include "pass/expand_mixed.h"
 
 #include <string.h>
@@ -32,12 +35,16 @@ static bool stmt_xcore(Stmt *s) {
     return x.found;
 }
 
+static OpId push_op(const Stmt *s) {
+    const Expr *e = s->kind == ST_EVAL ? s->eval.expr : NULL;
+    if (!e || e->kind != EX_CALL || (e->call.op != OP_TILE_TPUSH_TO_AIV && e->call.op != OP_TILE_TPUSH_TO_AIC)) return OP_NONE;
+    return e->call.op;
+}
+
 /* The Var pushed by s (`tpush(v)` with v a plain variable), else NULL. */
 static Var *pushed_var(const Stmt *s) {
-    const Expr *e = s->kind == ST_EVAL ? s->eval.expr : NULL;
-    if (!e || e->kind != EX_CALL || (e->call.op != OP_TILE_TPUSH_TO_AIV && e->call.op != OP_TILE_TPUSH_TO_AIC)) return NULL;
-    if (e->call.nargs != 1 || e->call.args[0]->kind != EX_VAR) return NULL;
-    return e->call.args[0]->var;
+    if (push_op(s) == OP_NONE || s->eval.expr->call.nargs != 1 || s->eval.expr->call.args[0]->kind != EX_VAR) return NULL;
+    return s->eval.expr->call.args[0]->var;
 }
 
 static int index_of(const VarList *l, const Var *v) {
@@ -98,12 +105,6 @@ static bool move_carry(IrCtx *c, StmtList *l, int *at, int top, int after, int k
         if (!it->len && !y->yield.n) body->len--;      /* a loop left without carries has no yield */
     }
     return true;
-}
-
-static OpId push_op(const Stmt *s) {
-    const Expr *e = s->kind == ST_EVAL ? s->eval.expr : NULL;
-    if (!e || e->kind != EX_CALL || (e->call.op != OP_TILE_TPUSH_TO_AIV && e->call.op != OP_TILE_TPUSH_TO_AIC)) return OP_NONE;
-    return e->call.op;
 }
 
 /* The first push of `op` in l[from..): its index, or -1 (also when a nested statement with channel
