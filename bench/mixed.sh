@@ -3,8 +3,9 @@
 #   simulated makespan of a mixed cube + vector region vs the same computation as regions that meet
 #   in GM (target: ratio < 1), of an SPMD task of 4 attention blocks vs one block (target: ratio 1,
 #   the blocks run concurrently), and the flash-attention examples' cube busy fraction (the issue's
-#   target is >= 50%; see the issue 10 note). Host time of the mixed run is reported with the ratio
-#   to the staged run's.
+#   target is >= 50%: the long examples, a5 66%, a2a3 51%; examples/flash_attention.py is bound by
+#   its vector work to <= 14%: docs/sim.md, "Flash attention"). Host time of the mixed run is
+#   reported with the ratio to the staged run's.
 # Usage: bash bench/mixed.sh BUILD_DIR
 set -u
 BUILD=${1:-build}
