@@ -4,7 +4,8 @@
  *   iter_arg (`tpush(a)`: where ConvertTensorToTileOps put the move, often the top) and, when the
  *   other side uses the loop's result, after the loop (`tpush(r)`, r the return var).
  * Produces: when `tpush(a)` is the body's first push on its ring and `tpush(r)` the first push on
- *   that ring after the loop, the init value is pushed just before the loop and the yielded value at
+ *   that ring after the loop, and a, r and the yielded value are read by nothing else on this side
+ *   (an in-place update such as matmul_acc's would make a later push send another value), the init value is pushed just before the loop and the yielded value at
  *   the end of the body, the two old pushes go, and so does the carry when nothing else on this side
  *   reads it. Once a loop's carries are moved, each of those pushes goes up to just after the
  *   statement defining its value, past anything but another push on the same ring or a nested
@@ -86,6 +87,14 @@ static bool move_carry(IrCtx *c, StmtList *l, int *at, int top, int after, int k
     if (k >= y->yield.n || y->yield.values[k]->kind != EX_VAR || y->yield.values[k]->var == a || !a->init) return false;
     Stmt *ptop = body->items[top];
     Expr *init = a->init, *yv = y->yield.values[k];
+    /* Only values nothing else reads: an op such as matmul_acc updates its accumulator in place
+     * (MaterializeSemanticAliases), so a push after `cn = matmul_acc(c, ..)` sends the updated c;
+     * moving it across such a use, or above one of the yielded value, would send another value. */
+    if (used_besides(body, top, a) || used_besides(l, after, r)) return false;
+    for (int i = 0; i < body->len - 1; i++) {
+        StmtList one = { &body->items[i], 1, 1 };
+        if (ir_stmts_use_var(&one, yv->var)) return false;
+    }
     /* the value pushed at the end of iteration j is the one the top of iteration j + 1 pushed */
     remove_at(body, top);
     ir_list_insert(c, body, body->len - 1, push_of(c, ptop, ir_ref(yv->var)));
