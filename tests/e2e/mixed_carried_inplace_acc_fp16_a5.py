@@ -3,6 +3,7 @@
 # after that update (so they see the updated value, as the interpreter does): ExpandMixedKernel must
 # not move the push of the carry to the end of the previous iteration (expand_mixed_carry.c moves only
 # carries nothing else reads). It did once and sent the value before the update.
+import pypto.language as pl
 
 
 @pl.jit
