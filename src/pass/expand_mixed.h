@@ -29,6 +29,11 @@ typedef struct EmkOpts { int split, slot_num; } EmkOpts;
  * a diagnostic. */
 bool emk_keep_side(PassCtx *ctx, Function *f, StmtList *l, Aff side, const EmkOpts *o);
 
+/* Pushes a carried value at the end of the iteration that makes it (and its init value before the
+ * loop) instead of at the top of the next one, and drops the carry when nothing else on the side
+ * reads it (expand_mixed_carry.c; the channel order does not change). */
+void emk_early_carry_pushes(PassCtx *ctx, StmtList *l);
+
 /* Specialises AIV function f to lane `lane` of split o->split: every Vec tile whose extent along the
  * split axis is the crossing tiles' extent keeps only the lane's part (lane 0 the first
  * ceil(E / 2), lane 1 the rest), and GM windows move by the part's offset. False after a

@@ -7,8 +7,12 @@
  *           itself becomes the Group function calling them in that order (spec ir_and_passes.md §8.8).
  * Does: classifies statements by core affinity (expand_mixed.h); puts a synchronization-only fence
  *   before every load that reads GM the other side stored; clones the body once per side and keeps
- *   that side's statements (expand_mixed_side.c: boundary moves -> tpush / tpop + tfree); under a
- *   split, halves each lane's vector tiles (expand_mixed_lanes.c). */
+ *   that side's statements (expand_mixed_side.c: boundary moves -> tpush / tpop + tfree); a value
+ *   a loop carries to the other side is pushed right after it is made, not at the top of the next
+ *   iteration, its init value before the loop, and the producer drops the carry (expand_mixed_carry.c:
+ *   it holds no accumulator across the back edge, and the consumer can start on the next block's
+ *   scores while the producer still waits; each ring keeps its order); pops sink to their first use;
+ *   under a split, halves each lane's vector tiles (expand_mixed_lanes.c). */
 #include "pass/expand_mixed.h"
 
 #include <string.h>

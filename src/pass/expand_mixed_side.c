@@ -323,6 +323,7 @@ bool emk_keep_side(PassCtx *ctx, Function *f, StmtList *l, Aff side, const EmkOp
     if (ok && sd.gm.len) ir_subst_stmts(ctx->ir, l, &sd.gm);
     ir_varmap_free(&sd.gm);
     if (!ok) return false;
+    emk_early_carry_pushes(ctx, l);
     sink_pops(l);
     Defs d = { &sd, {0}, NULL, SPAN_NONE };
     for (int i = 0; i < f->params.len; i++) vec_push(&d.defs, f->params.items[i]);
