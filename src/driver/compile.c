@@ -99,6 +99,10 @@ static bool lower_all(DrvSession *s) {
         StrBuf pto = {0};
         back_print_pto(k, t, &pto);
         dk.pto = sb_take(&pto);
+        StrBuf cpp = {0}, why = {0};
+        if (!back_print_cpp(k, t, &cpp, &why)) dk.cpp_why = sb_take(&why);
+        dk.cpp = sb_take(&cpp);
+        sb_free(&why);
         vec_push(&s->kernels, dk);
     }
     const Function *orch = drv_find_entry(s->prog, drv_entry_name(s));
@@ -115,7 +119,11 @@ void drv_compile_reset(DrvSession *s) {
     vec_free(&s->dumps);
     vec_free(&s->pass_times);
     vec_free(&s->tiles);
-    for (int i = 0; i < s->kernels.len; i++) free(s->kernels.data[i].pto);
+    for (int i = 0; i < s->kernels.len; i++) {
+        free(s->kernels.data[i].pto);
+        free(s->kernels.data[i].cpp);
+        free(s->kernels.data[i].cpp_why);
+    }
     vec_free(&s->kernels);
     if (s->karena) arena_free(s->karena);
     s->karena = NULL;

@@ -60,6 +60,9 @@ bool drv_check_args(DrvSession *s);
 void drv_args_free(DrvSession *s);
 /* svg.c: report/memory.svg */
 void drv_memory_svg(const DrvSession *s, StrBuf *out);
+/* kernel_config.c: DIR/kernel_config.py; kernels/<aic|aiv>/ of a kernel */
+void drv_kernel_config(DrvSession *s, StrBuf *out);
+const char *drv_kernel_subdir(const DrvKernel *dk);
 /* compile.c */
 bool drv_compile_impl(DrvSession *s);
 void drv_compile_reset(DrvSession *s);
