@@ -22,10 +22,9 @@ bool cpp_cube_inst(Cpp *c, const MirInst *i) {
         break;
     case MI_TMOV: cpp_line(c, "TMOV(%s, %s);", c->bn[i->dst], c->bn[i->src0]); break;
     case MI_TMATMUL: cpp_line(c, "TMATMUL(%s, %s, %s);", c->bn[i->dst], c->bn[i->src0], c->bn[i->src1]); break;
-    case MI_TMATMUL_ACC: {
+    case MI_TMATMUL_ACC: {   /* the four-operand form: the CPU simulation has no in-place overload */
         int in = i->src2 >= 0 ? i->src2 : i->dst;
-        if (in == i->dst) cpp_line(c, "TMATMUL_ACC(%s, %s, %s);", c->bn[i->dst], c->bn[i->src0], c->bn[i->src1]);
-        else cpp_line(c, "TMATMUL_ACC(%s, %s, %s, %s);", c->bn[i->dst], c->bn[in], c->bn[i->src0], c->bn[i->src1]);
+        cpp_line(c, "TMATMUL_ACC(%s, %s, %s, %s);", c->bn[i->dst], c->bn[in], c->bn[i->src0], c->bn[i->src1]);
         break;
     }
     case MI_TMATMUL_BIAS:

@@ -17,6 +17,7 @@ typedef struct DrvBinding { int param; char *path; bool output; } DrvBinding;   
 typedef struct DrvCore { void *core; CoreKind kind; bool busy; } DrvCore;   /* SimCore pool entry */
 
 typedef struct DrvTimeline DrvTimeline;   /* timeline.c */
+typedef struct PtoCheck PtoCheck;         /* pto_check.c */
 
 struct DrvSession {
     DrvOptions opt;
@@ -50,6 +51,7 @@ struct DrvSession {
     DrvRunStats run;
     pthread_mutex_t lock;           /* guards pool and run statistics during rt_run */
     VEC(DrvCore) pool;
+    PtoCheck *ptocheck;             /* --check-pto-isa recording during a run (pto_check.c), else NULL */
     DrvTimeline *timeline;   /* timeline.c: per-core pipe spans of the last run (NULL: none) */
 };
 
