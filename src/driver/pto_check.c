@@ -57,6 +57,14 @@ const char *pto_check_cache_root(StrBuf *out) {
     return sb_cstr(out);
 }
 
+static bool uses_bf16(const Kernel *k) {
+    for (int j = 0; j < k->nparams; j++)
+        if (k->params[j].dtype == DT_BF16) return true;
+    for (int j = 0; j < k->nbufs; j++)
+        if (k->bufs[j].dtype == DT_BF16) return true;
+    return false;
+}
+
 PtoCheck *pto_check_begin(DrvSession *s) {
     PtoCheck *c = calloc(1, sizeof *c);
     PTOC_ASSERT(c, "out of memory");
@@ -77,6 +85,10 @@ PtoCheck *pto_check_begin(DrvSession *s) {
         pto_check_unchecked(c, "cannot write '%s': %s", c->data_path, strerror(errno));
     for (int i = 0; i < s->kernels.len; i++)
         if (s->kernels.data[i].cpp_why) pto_check_unchecked(c, "%s", s->kernels.data[i].cpp_why);
+    for (int i = 0; i < s->kernels.len; i++)
+        if (uses_bf16(s->kernels.data[i].k))
+            pto_check_unchecked(c, "kernel %s uses BF16: pto-isa's CPU simulation needs C++23 std::bfloat16_t (GCC >= 14) "
+                                   "for it and aliases bfloat16_t to _Float16 otherwise", s->kernels.data[i].k->name);
     return c;
 }
 
