@@ -11,6 +11,7 @@
 #include "back/emit_cpp_int.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 static void upper(const char *s, char *o, size_t n) {
@@ -37,17 +38,62 @@ static bool needs_tmp(MirVecOp v) {
            mir_vop_kind(v) == MVK_COL_ARG;
 }
 
+static void cpp_vec_call(Cpp *c, const MirInst *i, const char *d, const char *s0, const char *s1);
+
 /* the scratch tile: the last source the operands do not use */
 static int tmp_of(const MirInst *i, int used) {
     int s[3] = { i->src0, i->src1, i->src2 };
     return used < 3 && s[used] >= 0 ? s[used] : -1;
 }
 
+/* Element-wise instructions on column-major (DN) tiles, such as the [R, 1] results of row reductions:
+ * pto-isa's CPU simulation static_asserts row-major operands for the scalar forms, so the operands are
+ * renamed to row-major views of the transposed shape at the same addresses. An element-wise op maps
+ * element k of every operand to element k, so the view computes the same bytes. */
+static bool elementwise(MirVecKind vk) { return vk == MVK_BINARY || vk == MVK_SCALAR || vk == MVK_UNARY || vk == MVK_CAST || vk == MVK_FILL; }
+
+static bool all_dn(const Cpp *c, const MirInst *i) {
+    int ops[3] = { i->dst, i->src0, i->src1 };
+    for (int j = 0; j < 3; j++) {
+        if (ops[j] < 0) continue;
+        const MirBuf *b = &c->k->bufs[ops[j]];
+        if (b->blayout != ML_COL_MAJOR || b->slayout != ML_NONE_BOX || b->ring_slots) return false;
+    }
+    return true;
+}
+
+static const char *dn_view(Cpp *c, int b, int which, char *name, size_t n) {
+    static const char *pads[] = { "Null", "Zero", "Max", "Min" };
+    const MirBuf *x = &c->k->bufs[b];
+    snprintf(name, n, "v%d_%s", which, c->bn[b]);
+    cpp_line(c, "Tile<TileType::Vec, %s, %lld, %lld, BLayout::RowMajor, %lld, %lld, SLayout::NoneBox, 512, PadValue::%s> %s;",
+             cpp_ctype(x->dtype), (long long)x->cols, (long long)x->rows, (long long)x->valid_cols, (long long)x->valid_rows,
+             pads[x->pad >= 0 && x->pad < 4 ? x->pad : 0], name);
+    cpp_line(c, "TASSIGN(%s, 0x%llxu);", name, (unsigned long long)x->addr);
+    return name;
+}
+
 void cpp_vec_inst(Cpp *c, const MirInst *i) {
+    MirVecKind vk = mir_vop_kind(i->vop);
+    if (elementwise(vk) && all_dn(c, i) && (c->k->bufs[i->dst].rows > 1 && c->k->bufs[i->dst].cols == 1)) {
+        char nd[160], n0[160], n1[160];
+        cpp_line(c, "{   /* row-major views of the [R, 1] column-major operands */");
+        c->ind += 2;
+        const char *d = dn_view(c, i->dst, 0, nd, sizeof nd);
+        const char *s0 = i->src0 >= 0 ? dn_view(c, i->src0, 1, n0, sizeof n0) : NULL;
+        const char *s1 = i->src1 >= 0 ? dn_view(c, i->src1, 2, n1, sizeof n1) : NULL;
+        cpp_vec_call(c, i, d, s0, s1);
+        c->ind -= 2;
+        cpp_line(c, "}");
+        return;
+    }
+    cpp_vec_call(c, i, c->bn[i->dst], i->src0 >= 0 ? c->bn[i->src0] : NULL, i->src1 >= 0 ? c->bn[i->src1] : NULL);
+}
+
+static void cpp_vec_call(Cpp *c, const MirInst *i, const char *d, const char *s0, const char *s1) {
     char name[40];
     upper(mir_vop_pto(i->vop), name, sizeof name);
     MirVecKind vk = mir_vop_kind(i->vop);
-    const char *d = c->bn[i->dst], *s0 = i->src0 >= 0 ? c->bn[i->src0] : NULL, *s1 = i->src1 >= 0 ? c->bn[i->src1] : NULL;
     StrBuf sc = { 0 }, args = { 0 };
     int used = 0;   /* sources consumed as operands (the scratch is the next one) */
     static const char *const cmp[] = { "EQ", "NE", "LT", "LE", "GT", "GE" };
