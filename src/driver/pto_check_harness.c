@@ -5,7 +5,7 @@
  *           (tests/pto_isa/run.sh concatenates the pieces ptoc wrote under PTOC_PTO_CHECK_DEFER):
  *   head  — includes and the PtocEntry type;
  *   part  — one program: its kernels' C++ inside `namespace ptoc_p_<id>` (kernel_entry renamed per
- *           kernel, the prelude guard reset so each namespace has its own helpers), the table of its
+ *           kernel, the prelude guard reset once so each program's namespace has its own helpers), the table of its
  *           entries, kernel names, parameter names and matrix widths (for the message);
  *   row   — its line of the program table;
  *   main  — the replay loop: `harness <id> <records>` replays the program's records and prints
@@ -116,9 +116,9 @@ void pto_check_id(const char *s, StrBuf *o) {
 
 /* The part of program `id`: its kernels (k<i>.cpp under kdir, "" = next to the harness). */
 void pto_check_part(const DrvSession *s, const char *id, const char *kdir, StrBuf *o) {
-    sb_printf(o, "namespace ptoc_p_%s {\n", id);
+    sb_printf(o, "namespace ptoc_p_%s {\n#undef PTOC_KERNEL_PRELUDE\n", id);
     for (int i = 0; i < s->kernels.len; i++)
-        sb_printf(o, "#undef PTOC_KERNEL_PRELUDE\n#define kernel_entry ptoc_entry_%s_%d\n#include \"%s%sk%d.cpp\"\n#undef kernel_entry\n",
+        sb_printf(o, "#define kernel_entry ptoc_entry_%s_%d\n#include \"%s%sk%d.cpp\"\n#undef kernel_entry\n",
                   id, i, kdir, *kdir ? "/" : "", i);
     sb_printf(o, "}\nstatic PtocEntry ptoc_entries_%s[] = {", id);
     for (int i = 0; i < s->kernels.len; i++) sb_printf(o, "%sptoc_p_%s::ptoc_entry_%s_%d", i ? ", " : "", id, id, i);
