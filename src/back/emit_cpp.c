@@ -16,6 +16,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -390,6 +391,28 @@ static void signature(Cpp *c, StrBuf *o) {
     sb_putc(o, ')');
 }
 
+/* pto-isa's Tile static_asserts (pto_tile.hpp): a boxed layout holds whole fractals (inner box 16 x 32 B,
+ * 16 x 16 for the 1024-byte Acc fractal; Vec tiles and single rows are exempt from the row rule), a
+ * none-box layout has 32-byte rows (row-major) or columns (col-major). A buffer ptoc planned outside
+ * these cannot be declared: reported (a planning defect, not an emitter limit) instead of emitted. */
+static bool tile_ok(const MirBuf *x, char *why, size_t n) {
+    int64_t eb = dtype_bytes(x->dtype);
+    if (eb <= 0) return true;
+    if (x->slayout != ML_NONE_BOX) {
+        bool c1024 = x->fractal == 1024, inner_row = x->slayout == ML_ROW_MAJOR;
+        int64_t ir = c1024 || inner_row ? 16 : 32 / eb, ic = c1024 || !inner_row ? 16 : 32 / eb;
+        if ((x->space == MS_VEC || x->rows == 1 || x->rows % ir == 0) && x->cols % ic == 0) return true;
+        snprintf(why, n, "a %lld x %lld tile is not a whole number of %lld x %lld fractals", (long long)x->rows,
+                 (long long)x->cols, (long long)ir, (long long)ic);
+        return false;
+    }
+    int64_t bytes = (x->blayout == ML_COL_MAJOR ? x->rows : x->cols) * eb;
+    if (bytes % 32 == 0) return true;
+    snprintf(why, n, "a %s tile's %s are %lld bytes, not a multiple of 32", x->blayout == ML_COL_MAJOR ? "column-major" : "row-major",
+             x->blayout == ML_COL_MAJOR ? "columns" : "rows", (long long)bytes);
+    return false;
+}
+
 /* locals: every scalar variable, then the tiles at their planned addresses */
 static void decls(Cpp *c) {
     const Kernel *k = c->k;
@@ -413,6 +436,14 @@ static void decls(Cpp *c) {
         const MirBuf *x = &k->bufs[j];
         if (!tile_kind(x->space) || !cpp_ctype(x->dtype)) {
             cpp_unsupported(c, NULL, "buffer %s in space %s of dtype %s", x->name, memspace_name(x->space), dtype_name(x->dtype));
+            continue;
+        }
+        char why[160];
+        if (!tile_ok(x, why, sizeof why)) {
+            c->defect = true;
+            cpp_unsupported(c, NULL, "buffer %s (%s %s, capacity %lld x %lld, valid %lld x %lld): %s, which pto-isa's Tile rejects",
+                            x->name, memspace_name(x->space), dtype_name(x->dtype), (long long)x->rows, (long long)x->cols,
+                            (long long)x->valid_rows, (long long)x->valid_cols, why);
             continue;
         }
         StrBuf ty = { 0 };
@@ -464,7 +495,7 @@ bool back_print_cpp(const Kernel *k, const Target *t, StrBuf *out, StrBuf *why) 
     sb_puts(out, "}\n\n");
     entry(&c, out);
     sb_free(&body);
-    if (why && c.why.len) sb_puts(why, sb_cstr(&c.why));
+    if (why && c.why.len) sb_printf(why, "%s%s", c.defect ? "ptoc defect: " : "", sb_cstr(&c.why));
     bool ok = c.why.len == 0;
     sb_free(&c.why);
     free_names(&c);

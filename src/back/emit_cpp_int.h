@@ -20,6 +20,7 @@ typedef struct Cpp {
     CppLoop loops[64]; int nloops;
     int ntmp;
     StrBuf why;               /* non-empty: the first form without a PTO-ISA C++ spelling */
+    bool defect;              /* ... because ptoc planned a tile pto-isa cannot declare (tile_ok) */
 } Cpp;
 
 /* emit_cpp.c */
