@@ -51,5 +51,5 @@ check "no option: pto_isa_match null, no detail" 'grep -q "\"pto_isa_match\":nul
 "$PTOC" run examples/matmul.py --check-pto-isa "$T/none" > "$T/e.txt" 2> /dev/null
 check "text report names the reason" 'grep -q "^pto-isa: unchecked: no pto-isa headers" "$T/e.txt" && grep -q "^OK" "$T/e.txt"'
 
-echo "test_kernel_cpp: $PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
