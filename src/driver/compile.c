@@ -99,10 +99,6 @@ static bool lower_all(DrvSession *s) {
         StrBuf pto = {0};
         back_print_pto(k, t, &pto);
         dk.pto = sb_take(&pto);
-        StrBuf cpp = {0}, why = {0};
-        if (!back_print_cpp(k, t, &cpp, &why)) dk.cpp_why = sb_take(&why);
-        dk.cpp = sb_take(&cpp);
-        sb_free(&why);
         vec_push(&s->kernels, dk);
     }
     const Function *orch = drv_find_entry(s->prog, drv_entry_name(s));

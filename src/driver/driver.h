@@ -87,7 +87,7 @@ typedef struct DrvKernel {
     int ids_used[PIPE_COUNT][PIPE_COUNT];           /* SyncStats.ids_used */
     int nset, nwait, nbarrier, nfallback;
     char *pto;                      /* .pto text (malloc'd) */
-    char *cpp;                      /* PTO-ISA C++ text (malloc'd, back_print_cpp) */
+    char *cpp;                      /* PTO-ISA C++ text (malloc'd, back_print_cpp; NULL until drv_kernels_cpp) */
     char *cpp_why;                  /* NULL, or the form the C++ emitter cannot spell (malloc'd) */
     /* run statistics (max over blocks / tasks) */
     int runs;

@@ -64,6 +64,7 @@ void drv_args_free(DrvSession *s);
 void drv_memory_svg(const DrvSession *s, StrBuf *out);
 /* kernel_config.c: DIR/kernel_config.py; kernels/<aic|aiv>/ of a kernel */
 void drv_kernel_config(DrvSession *s, StrBuf *out);
+void drv_kernels_cpp(DrvSession *s);          /* DrvKernel.cpp / cpp_why of every kernel, once */
 const char *drv_kernel_subdir(const DrvKernel *dk);
 /* compile.c */
 bool drv_compile_impl(DrvSession *s);

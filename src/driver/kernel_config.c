@@ -2,8 +2,9 @@
  * (spec/ir_and_passes.md §12): RUNTIME_CONFIG, ORCHESTRATION and KERNELS with the func_ids the
  * orchestration C++ submits (back/orch.c numbers kernels in first-call order of a pre-order walk of
  * the orchestration body, group members in their group's order; this file repeats that walk).
- * Requires: a compiled session. Produces: the Python text. */
+ * Requires: a compiled session. Produces: the Python text; the kernels' C++ on demand (drv_kernels_cpp). */
 #include "driver/driver_int.h"
+#include "back/back.h"
 
 #include <string.h>
 
@@ -25,6 +26,19 @@ static void kc_scan(Expr *x, void *ud) {
     const Function *f = x->call.callee;
     if (f->type == FT_GROUP) ir_visit_exprs((StmtList *)&f->body, kc_scan_group, ud);
     else if (f->type == FT_AIC || f->type == FT_AIV || f->type == FT_INCORE) kc_add(ud, f->name);
+}
+
+/* The kernels' PTO-ISA C++, printed on first use (the output tree, --check-pto-isa): a plain compile
+ * or run does not pay for it. */
+void drv_kernels_cpp(DrvSession *s) {
+    for (int i = 0; i < s->kernels.len; i++) {
+        DrvKernel *dk = &s->kernels.data[i];
+        if (dk->cpp) continue;
+        StrBuf cpp = {0}, why = {0};
+        if (!back_print_cpp(dk->k, s->opt.target, &cpp, &why)) dk->cpp_why = sb_take(&why);
+        dk->cpp = sb_take(&cpp);
+        sb_free(&why);
+    }
 }
 
 const char *drv_kernel_subdir(const DrvKernel *dk) { return dk->k->core == CORE_AIC ? "aic" : "aiv"; }

@@ -48,6 +48,7 @@ bool drv_write_outputs(DrvSession *s, const char *dir) {
         snprintf(file, sizeof file, "%s.pto", s->kernels.data[i].k->name);
         ok = put(s, dir, "ptoas", file, s->kernels.data[i].pto);
     }
+    if (ok) drv_kernels_cpp(s);
     for (int i = 0; i < s->kernels.len && ok; i++) {
         char sub[32], file[256];
         snprintf(sub, sizeof sub, "kernels/%s", drv_kernel_subdir(&s->kernels.data[i]));

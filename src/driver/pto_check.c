@@ -15,7 +15,10 @@
  *           tasks, and names the first differing element by kernel, tensor and index. Records stream to a
  *           file in the cache directory, so memory stays flat; a run whose records would pass
  *           PTO_CHECK_MAX_BYTES is reported unchecked. A mixed (cluster) task or a kernel the emitter
- *           cannot spell makes the run unchecked, with the reason — never a match.
+ *           cannot spell makes the run unchecked, with the reason — never a match. A record is built
+ *           without the session lock and written under it, so blocks on several host threads do not
+ *           interleave records. Each tensor argument gets its own buffer in the replay: two
+ *           arguments of one call aliasing the same memory are not modelled.
  */
 #include "driver/pto_check.h"
 
@@ -84,6 +87,7 @@ PtoCheck *pto_check_begin(DrvSession *s) {
     c->data_path = sb_take(&p);
     if (!c->unchecked && !(c->data = fopen(c->data_path, "wb")))
         pto_check_unchecked(c, "cannot write '%s': %s", c->data_path, strerror(errno));
+    drv_kernels_cpp(s);
     for (int i = 0; i < s->kernels.len && !c->defect; i++) {
         const char *w = s->kernels.data[i].cpp_why;
         if (w && !strncmp(w, "ptoc defect: ", 13)) c->defect = strdup(w);
@@ -111,7 +115,12 @@ static void put(StrBuf *b, const void *p, size_t n) { sb_putn(b, p, n); }
 StrBuf *pto_check_pre(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk) {
     PtoCheck *c = s->ptocheck;
     if (!c || c->unchecked) return NULL;
-    if (dk->cpp_why) { pto_check_unchecked(c, "%s", dk->cpp_why); return NULL; }
+    if (dk->cpp_why) {
+        pthread_mutex_lock(&s->lock);
+        pto_check_unchecked(c, "%s", dk->cpp_why);
+        pthread_mutex_unlock(&s->lock);
+        return NULL;
+    }
     const Kernel *k = dk->k;
     StrBuf *b = calloc(1, sizeof *b);
     PTOC_ASSERT(b, "out of memory");
@@ -152,8 +161,10 @@ void pto_check_post(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk
 }
 
 void pto_check_mixed(DrvSession *s, const Function *group) {
+    pthread_mutex_lock(&s->lock);   /* blocks may run on several host threads */
     pto_check_unchecked(s->ptocheck, "mixed task %s: the cross-core TPUSH / TPOP of a cluster is not emitted for "
                                      "pto-isa's CPU simulation yet", group ? group->name : "?");
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void set_result(DrvSession *s, int match, char *msg) {
