@@ -40,7 +40,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 PTOC   := $(BUILD)/ptoc
 LIBA   := $(BUILD)/libptoc.a
 
-.PHONY: all test run bench install clean unit fuzz fuzz-parse test-slow
+.PHONY: all test run bench install clean unit fuzz fuzz-parse test-slow check-pto-isa
 all: $(PTOC) $(LIBA)
 
 $(BUILD)/obj/%.o: %.c
@@ -84,6 +84,12 @@ fuzz: $(BUILD)/progfuzz
 # the slow tier (not part of test or .ci/run): 2048^3 matmuls blocked by AutoTileL1, with data
 test-slow: all
 	bash tests/slow/run_slow.sh $(BUILD)
+
+# every example and tests/pto_isa/sweep/ through pto-isa's CPU simulation, bit for bit (docs/backend.md);
+# skips with a message when PTO_ISA has no headers. Not part of `make test`.
+PTO_ISA ?= ../shared/third_party/pto-isa
+check-pto-isa: all
+	bash tests/pto_isa/run.sh $(BUILD) $(PTO_ISA)
 
 unit: $(UNIT_BIN)
 

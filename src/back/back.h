@@ -26,6 +26,12 @@ bool back_insert_sync(Kernel *k, const Target *t, SyncStats *stats);
 /* The kernel as a PTO-dialect module (spec/ir_and_passes.md §9), including the inserted syncs. */
 void back_print_pto(const Kernel *k, const Target *t, StrBuf *out);
 
+/* The kernel as PTO-ISA C++ with its kernel_entry wrapper (emit_cpp.c). Returns false, with the
+ * located form in `why`, when the kernel uses a form the emitter cannot spell (the text then holds an
+ * #error at that point); `why` starts with "ptoc defect: " when the form is a buffer ptoc planned that
+ * pto-isa's Tile cannot declare (a whole number of fractals, 32-byte rows). */
+bool back_print_cpp(const Kernel *k, const Target *t, StrBuf *out, StrBuf *why);
+
 /* The orchestration C++ of an Orchestration function (spec/ir_and_passes.md §11). */
 void back_print_orchestration(const Program *p, const Function *orch, StrBuf *out);
 

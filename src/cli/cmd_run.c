@@ -18,7 +18,7 @@
 static void run_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check] [--timing-only]\n"
-            "                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--cores N]\n"
+            "                [--check-pto-isa DIR] [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--cores N]\n"
             "                [--[no-]verify-roundtrip]\n"
             "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [-D NAME=VALUE]...\n"
             "  -D NAME=VALUE   bind a builder parameter / local, a module constant or a pl.dynamic dim\n"
@@ -26,6 +26,8 @@ static void run_usage(FILE *f) {
             "  --keep DIR      write the output tree (passes_dump/, ptoas/, report/, run/deps.json) to DIR\n"
             "  --seed N        seed of the random inputs (default 1)\n"
             "  --no-race-check do not run the simulator's race detector\n"
+            "  --check-pto-isa DIR  also run every kernel's PTO-ISA C++ through pto-isa's CPU simulation (headers in\n"
+            "                  DIR/include) and compare with ptoc's simulator bit for bit (docs/backend.md)\n"
             "  --timing-only   simulate timing only: no data moved or computed, no golden run or comparison\n"
             "  --cores N       cube cores the automatic multi-core split may use (1 = no split; default all)\n"
             "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values (an unshaped\n"
@@ -90,6 +92,7 @@ int cli_run(int argc, char **argv) {
         else if (!strcmp(argv[i], "--json")) json = true;
         else if (!strcmp(argv[i], "--no-race-check")) o.race_check = false;
         else if (!strcmp(argv[i], "--timing-only")) o.timing_only = true;
+        else if (!strcmp(argv[i], "--check-pto-isa") && i + 1 < argc) o.check_pto_isa = argv[++i];
         else if (argv[i][0] == '-' || prog) return fprintf(stderr, "ptoc run: unexpected argument '%s'\n", argv[i]), run_usage(stderr), 2;
         else prog = argv[i];
     }
@@ -103,7 +106,7 @@ int cli_run(int argc, char **argv) {
     if (!entry && o.timing_only && has_main_block(path))   /* the block's checks need data */
         fprintf(stderr, "note: --timing-only does not run the file's __main__ block (its calls and checks need data); "
                         "running the default entry\n");
-    if (!entry && !o.timing_only && !keep && binds.nargs == 0 && binds.nins == 0 && nouts == 0) {   /* no NAME: the file's own __main__ block (docs/cli.md) */
+    if (!entry && !o.timing_only && !keep && !o.check_pto_isa && binds.nargs == 0 && binds.nins == 0 && nouts == 0) {   /* no NAME: the file's own __main__ block (docs/cli.md) */
         StrBuf out = {0}, diags = {0};
         int rc = drv_main_run(&o, path, json, &out, &diags);
         fputs(sb_cstr(&diags), stderr);

@@ -115,7 +115,11 @@ void drv_compile_reset(DrvSession *s) {
     vec_free(&s->dumps);
     vec_free(&s->pass_times);
     vec_free(&s->tiles);
-    for (int i = 0; i < s->kernels.len; i++) free(s->kernels.data[i].pto);
+    for (int i = 0; i < s->kernels.len; i++) {
+        free(s->kernels.data[i].pto);
+        free(s->kernels.data[i].cpp);
+        free(s->kernels.data[i].cpp_why);
+    }
     vec_free(&s->kernels);
     if (s->karena) arena_free(s->karena);
     s->karena = NULL;

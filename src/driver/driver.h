@@ -45,6 +45,8 @@ typedef struct DrvOptions {
     const char *const *defines;     /* -D NAME=VALUE (builder free names, module constants, pl.dynamic
                                        dims); owned by the caller, read when a program is loaded */
     int ndefines;
+    const char *check_pto_isa;      /* --check-pto-isa DIR: replay the run's kernels through pto-isa's CPU
+                                       simulation (headers in DIR/include) and compare bit for bit; NULL = no */
 } DrvOptions;
 
 void drv_options_defaults(DrvOptions *o);
@@ -85,6 +87,8 @@ typedef struct DrvKernel {
     int ids_used[PIPE_COUNT][PIPE_COUNT];           /* SyncStats.ids_used */
     int nset, nwait, nbarrier, nfallback;
     char *pto;                      /* .pto text (malloc'd) */
+    char *cpp;                      /* PTO-ISA C++ text (malloc'd, back_print_cpp; NULL until drv_kernels_cpp) */
+    char *cpp_why;                  /* NULL, or the form the C++ emitter cannot spell (malloc'd) */
     /* run statistics (max over blocks / tasks) */
     int runs;
     int64_t cycles;
@@ -114,6 +118,8 @@ typedef struct DrvRunStats {
     double max_abs_err, max_rel_err, atol, rtol;
     int64_t mismatches, checked;
     bool within_tol;
+    int pto_isa_match;              /* --check-pto-isa: 1 bit-identical, 0 differs, -1 not checked */
+    char *pto_isa_msg;              /* its detail (malloc'd), NULL when not asked */
 } DrvRunStats;
 
 typedef struct DrvSession DrvSession;

@@ -17,6 +17,7 @@ typedef struct DrvBinding { int param; char *path; bool output; } DrvBinding;   
 typedef struct DrvCore { void *core; CoreKind kind; bool busy; } DrvCore;   /* SimCore pool entry */
 
 typedef struct DrvTimeline DrvTimeline;   /* timeline.c */
+typedef struct PtoCheck PtoCheck;         /* pto_check.c */
 
 struct DrvSession {
     DrvOptions opt;
@@ -50,6 +51,7 @@ struct DrvSession {
     DrvRunStats run;
     pthread_mutex_t lock;           /* guards pool and run statistics during rt_run */
     VEC(DrvCore) pool;
+    PtoCheck *ptocheck;             /* --check-pto-isa recording during a run (pto_check.c), else NULL */
     DrvTimeline *timeline;   /* timeline.c: per-core pipe spans of the last run (NULL: none) */
 };
 
@@ -60,6 +62,10 @@ bool drv_check_args(DrvSession *s);
 void drv_args_free(DrvSession *s);
 /* svg.c: report/memory.svg */
 void drv_memory_svg(const DrvSession *s, StrBuf *out);
+/* kernel_config.c: DIR/kernel_config.py; kernels/<aic|aiv>/ of a kernel */
+void drv_kernel_config(DrvSession *s, StrBuf *out);
+void drv_kernels_cpp(DrvSession *s);          /* DrvKernel.cpp / cpp_why of every kernel, once */
+const char *drv_kernel_subdir(const DrvKernel *dk);
 /* compile.c */
 bool drv_compile_impl(DrvSession *s);
 void drv_compile_reset(DrvSession *s);

@@ -1,6 +1,8 @@
 /* output — the output directory of DESIGN.md:
  *   DIR/passes_dump/00_frontend.py, NN_after_<Pass>.py   (needs drv_output_prepare before compile)
  *   DIR/ptoas/<kernel>.pto
+ *   DIR/kernels/aic/<kernel>.cpp, DIR/kernels/aiv/<kernel>.cpp  (PTO-ISA C++, back/emit_cpp.c)
+ *   DIR/kernel_config.py                                   (kernel_config.c)
  *   DIR/orchestration/<entry>.cpp                          (when the orchestration emitter is linked)
  *   DIR/report/perf_hints.log                              (one "CODE file:line: message" per line)
  *   DIR/report/summary.json                                (the report of drv_report_json)
@@ -46,12 +48,24 @@ bool drv_write_outputs(DrvSession *s, const char *dir) {
         snprintf(file, sizeof file, "%s.pto", s->kernels.data[i].k->name);
         ok = put(s, dir, "ptoas", file, s->kernels.data[i].pto);
     }
+    if (ok) drv_kernels_cpp(s);
+    for (int i = 0; i < s->kernels.len && ok; i++) {
+        char sub[32], file[256];
+        snprintf(sub, sizeof sub, "kernels/%s", drv_kernel_subdir(&s->kernels.data[i]));
+        snprintf(file, sizeof file, "%s.cpp", s->kernels.data[i].k->name);
+        ok = put(s, dir, sub, file, s->kernels.data[i].cpp);
+    }
+    StrBuf sb = {0};
+    if (ok) {
+        drv_kernel_config(s, &sb);
+        ok = put(s, dir, ".", "kernel_config.py", sb_cstr(&sb));
+    }
     if (ok && s->orch) {
         char file[256];
         snprintf(file, sizeof file, "%s.cpp", drv_entry_name(s));
         ok = put(s, dir, "orchestration", file, s->orch);
     }
-    StrBuf sb = {0};
+    sb.len = 0;
     drv_perf_hints(s, &sb);
     ok = ok && put(s, dir, "report", "perf_hints.log", sb_cstr(&sb));
     sb.len = 0;

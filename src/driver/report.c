@@ -140,6 +140,8 @@ static void json_run(JsonW *w, const DrvSession *s) {
     json_key(w, "makespan_us"), json_num(w, (double)r->makespan_cycles / (s->opt.target->clock_ghz * 1000.0));
     json_key(w, "run_ms"), json_num(w, r->wall_seconds * 1e3);
     json_key(w, "golden_ms"), json_num(w, r->golden_seconds * 1e3);
+    json_key(w, "pto_isa_match"), !r->pto_isa_msg || r->pto_isa_match < 0 ? json_null(w) : json_bool(w, r->pto_isa_match == 1);
+    if (r->pto_isa_msg) json_key(w, "pto_isa"), json_str(w, r->pto_isa_msg);
 }
 
 void drv_report_json(const DrvSession *s, StrBuf *out) {
@@ -278,6 +280,7 @@ void drv_report_text(const DrvSession *s, StrBuf *o) {
     else if (r->compared)
         sb_printf(o, "vs golden: max abs err %.3g, max rel err %.3g (atol %g, rtol %g), %lld / %lld elements off\n",
                   r->max_abs_err, r->max_rel_err, r->atol, r->rtol, (long long)r->mismatches, (long long)r->checked);
+    if (r->pto_isa_msg) sb_printf(o, "pto-isa: %s\n", r->pto_isa_msg);
     /* the verdict agrees with the exit code: an error after the comparison (an output file that
      * could not be written) fails the run too, and is named here */
     StrBuf err = {0};

@@ -15,6 +15,7 @@
  * Timing-only runs (DrvOptions.timing_only) skip the random inputs, the golden run and the
  * comparison; the simulator and the runtime then never touch the buffers. */
 #include "driver/driver_int.h"
+#include "driver/pto_check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -139,7 +140,10 @@ const Target *drv_block_timing(const DrvSession *s, CoreKind kind, int64_t block
 
 static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
     DrvSession *s = ud;
-    if (call->kernel && call->kernel->type == FT_GROUP) return drv_run_group(s, call, cycles, diag);
+    if (call->kernel && call->kernel->type == FT_GROUP) {
+        if (s->ptocheck) pto_check_mixed(s, call->kernel);
+        return drv_run_group(s, call, cycles, diag);
+    }
     DrvKernel *dk = drv_kernel_of(s, call->kernel);
     if (!dk) {
         diag_error(diag, call->kernel ? call->kernel->span : SPAN_NONE, "no compiled kernel for function '%s'",
@@ -159,9 +163,11 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
                       s->opt.timing_only };
     SimResult r;
     memset(&r, 0, sizeof r);
+    StrBuf *rec = s->ptocheck ? pto_check_pre(s, call, dk) : NULL;   /* --check-pto-isa: the block's arguments */
     SimCore *core = drv_pool_acquire(s, k->core);
     bool ok = sim_run(core, k, gm, &so, &r, diag);
     drv_pool_release(s, core);
+    if (rec) pto_check_post(s, call, dk, rec, ok);
     if (ok) drv_record(s, dk, &r);
     if (ok && so.trace) drv_timeline_add(s, call, k, k->core, drv_timeline_core(call, k), &r);
     for (int i = 0; ok && call->gm_sink && i < r.gm.len; i++) {
@@ -181,7 +187,9 @@ void drv_run_reset(DrvSession *s) {
     vec_free(&r->sync_messages);
     free(r->deps_json);
     vec_free(&r->task_list);
+    free(r->pto_isa_msg);
     memset(r, 0, sizeof *r);
+    r->pto_isa_match = -1;
     drv_timeline_reset(s);
     for (int i = 0; i < s->kernels.len; i++) {
         DrvKernel *k = &s->kernels.data[i];
@@ -358,7 +366,9 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
     s->run.golden_seconds = base_now_seconds() - t0;
     GoldSpill sp = { 0 };
     if (ok && gold) golden_spill(s, gold, &sp);
+    if (s->opt.check_pto_isa && !s->opt.timing_only) s->ptocheck = pto_check_begin(s);
     ok = ok && execute(s, bufs, nbufs);
+    if (s->ptocheck) pto_check_end(s);
     if (ok && gold) ok = compare(s, bufs, gold, &sp);
     for (int i = 0; gold && i < s->nparams; i++) free(gold[i]);
     free(gold);
@@ -413,5 +423,6 @@ bool drv_run_random(DrvSession *s) {
 
 bool drv_run_ok(const DrvSession *s) {
     const DrvRunStats *r = &s->run;
-    return r->ran && (!r->compared || r->within_tol) && r->race_messages.len == 0 && r->sync_messages.len == 0;
+    return r->ran && (!r->compared || r->within_tol) && r->race_messages.len == 0 && r->sync_messages.len == 0 &&
+           !(r->pto_isa_msg && r->pto_isa_match == 0);
 }
