@@ -37,7 +37,6 @@ void sim_core_free(SimCore *c) {
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
     vec_free(&c->vrow);
-    for (int i = 0; i < MS_COUNT; i++) sim_shadow_free(c->shadow[i]);
     free(c);
 }
 
