@@ -1,6 +1,6 @@
 /* sim/race_map — the race detector's shadow memory as runs of granules (interval map).
  *
- * Requires: base (Arena).
+ * Requires: base.
  * Produces: sim_rmap_new / free / access / get (race_map.h).
  * Does: the map is cut into pages of PAGE granules, allocated on first touch (an untouched page is
  * all zero: nothing to allocate, clear or fault in). A page keeps sorted, disjoint runs of equal
@@ -10,10 +10,13 @@
  * per granule and a page fault per 4 KiB, was most of the race check's cost (a 200-task program:
  * 2.4x the run without it). A page fragmented into more than DENSE_AT runs (scattered scalar
  * accesses, narrow column strips) turns into a dense array of PAGE states and stays so: the cost
- * never exceeds the per-granule one. Every map owns an arena, freed whole with it: nothing is
- * cleared or pooled between runs. The states seen and left are exactly those of a dense array. */
+ * never exceeds the per-granule one. A map allocates from chunks of its own, given back whole when
+ * it is freed to a process-wide spare list (bounded, locked) the next map takes them from: a run's shadow
+ * neither churns the heap (glibc trims and re-faults its top when a run frees its memory) nor is
+ * cleared granule by granule. The states seen and left are exactly those of a dense array. */
 #include "sim/race_map.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +32,46 @@ typedef struct {
     SimShadow *dense;                            /* non-NULL: one state per granule instead */
 } Page;
 
+/* ---- memory: chunks, kept by a spare list between maps ---- */
+#define CHUNK ((size_t)64 << 10)
+#define SPARE_MAX 64                             /* chunks kept */
+#define SPARE_BIG ((size_t)16 << 20)             /* larger chunks are never kept */
+
+typedef struct Chunk { struct Chunk *next; size_t used, cap; max_align_t data[]; } Chunk;
+
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;   /* threads simulate runs side by side */
+static Chunk *spare;
+static int nspare;
+
+static Chunk *chunk_get(size_t need) {
+    pthread_mutex_lock(&spare_lock);
+    for (Chunk **c = &spare; *c; c = &(*c)->next)
+        if ((*c)->cap >= need) {
+            Chunk *x = *c;
+            *c = x->next;
+            nspare--;
+            pthread_mutex_unlock(&spare_lock);
+            x->used = 0;
+            return x;
+        }
+    pthread_mutex_unlock(&spare_lock);
+    size_t cap = need > CHUNK ? need : CHUNK;
+    Chunk *x = malloc(sizeof(Chunk) + cap);
+    PTOC_ASSERT(x != NULL, "out of memory (race shadow)");
+    x->used = 0;
+    x->cap = cap;
+    return x;
+}
+
+static void chunk_put(Chunk *x) {
+    pthread_mutex_lock(&spare_lock);
+    if (nspare < SPARE_MAX && x->cap <= SPARE_BIG) { x->next = spare; spare = x; nspare++; x = NULL; }
+    pthread_mutex_unlock(&spare_lock);
+    free(x);
+}
+
 struct SimRaceMap {
-    Arena *arena;
+    Chunk *mem;                                  /* the chunks in use, newest first */
     int64_t granules, npages;
     Page **page;                                 /* NULL: all zero */
 };
@@ -55,19 +96,37 @@ static void see(Visit *v, const SimShadow *st) {
     if (!same(st, &zero_state)) v->visit(v->ud, st);
 }
 
+/* size zeroed bytes of m's chunks, 16-byte aligned */
+static void *map_alloc(SimRaceMap *m, size_t size) {
+    size = (size + 15) & ~(size_t)15;
+    Chunk *c = m->mem;
+    if (!c || c->used + size > c->cap) {
+        c = chunk_get(size);
+        c->next = m->mem;
+        m->mem = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+#define MAP_NEW(m, T) ((T *)map_alloc((m), sizeof(T)))
+#define MAP_ARRAY(m, T, n) ((T *)map_alloc((m), sizeof(T) * (size_t)(n)))
+
 SimRaceMap *sim_rmap_new(int64_t granules) {
     PTOC_ASSERT(granules >= 0, "race map of %lld granules", (long long)granules);
-    Arena *a = arena_new();
-    SimRaceMap *m = ARENA_NEW(a, SimRaceMap);
-    m->arena = a;
+    SimRaceMap *m = calloc(1, sizeof *m);
+    PTOC_ASSERT(m != NULL, "out of memory (race shadow)");
     m->granules = granules;
     m->npages = (granules + PAGE - 1) / PAGE;
-    m->page = ARENA_ARRAY(a, Page *, m->npages + 1);
+    m->page = MAP_ARRAY(m, Page *, m->npages + 1);
     return m;
 }
 
 void sim_rmap_free(SimRaceMap *m) {
-    if (m) arena_free(m->arena);
+    if (!m) return;
+    for (Chunk *c = m->mem, *n; c; c = n) { n = c->next; chunk_put(c); }
+    free(m);
 }
 
 int64_t sim_rmap_size(const SimRaceMap *m) { return m->granules; }
@@ -83,7 +142,7 @@ static void dense_access(Page *p, int32_t lo, int32_t hi, bool write, int32_t se
 }
 
 static void make_dense(SimRaceMap *m, Page *p) {
-    p->dense = ARENA_ARRAY(m->arena, SimShadow, PAGE);
+    p->dense = MAP_ARRAY(m, SimShadow, PAGE);
     for (int j = 0; j < p->n; j++)
         for (int32_t g = p->run[j].lo; g < p->run[j].hi; g++) p->dense[g] = p->run[j].st;
     p->run = NULL;
@@ -119,7 +178,7 @@ static void splice(SimRaceMap *m, Page *p, int i, int k, const Out *o) {
     if (n > p->cap) {
         int cap = p->cap ? p->cap * 2 : 4;
         while (cap < n) cap *= 2;
-        Run *r = ARENA_ARRAY(m->arena, Run, cap);   /* the old array stays in the arena: at most 2x */
+        Run *r = MAP_ARRAY(m, Run, cap);   /* the old array stays in the chunk: at most 2x */
         if (p->n) memcpy(r, p->run, sizeof(Run) * (size_t)p->n);
         p->run = r;
         p->cap = cap;
@@ -175,7 +234,7 @@ void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t 
     Visit v = { visit, ud, zero_state, false };
     for (int64_t pg = g0 >> PAGE_BITS; pg <= g1 >> PAGE_BITS; pg++) {
         Page *p = m->page[pg];
-        if (!p) p = m->page[pg] = ARENA_NEW(m->arena, Page);
+        if (!p) p = m->page[pg] = MAP_NEW(m, Page);
         int64_t base = pg << PAGE_BITS;
         int32_t lo = (int32_t)((g0 > base ? g0 : base) - base);
         int32_t hi = (int32_t)((g1 < base + PAGE - 1 ? g1 : base + PAGE - 1) - base + 1);

@@ -1,6 +1,6 @@
 /* sim/race_map — the race detector's shadow memory as runs of granules (interval map).
  *
- * Requires: base (Arena).
+ * Requires: base.
  * Produces: SimRaceMap and its access operation, used by race.c for every space (GM and on-chip).
  * Does: one shadow state per 32-byte granule, as if stored in a dense array, but kept as sorted runs
  * of equal states: a tile access costs per run it covers, not per granule, and a map costs per page
