@@ -312,7 +312,7 @@ bool sim_run_walk(SimRun *s) { return walk_block(s, &s->k->body); }
 
 void sim_run_report(SimRun *s) {
     report_left_tokens(s);
-    sim_gm_coalesce(s->r);
+    sim_gm_coalesce(s);
     s->r->cube_util = s->r->cycles > 0 ? (double)s->r->pipe_busy[PIPE_M] / (double)s->r->cycles : 0.0;
 }
 

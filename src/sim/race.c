@@ -60,7 +60,7 @@ void sim_race_init(SimRun *s) {
         s->gm_len[p] = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
         total += s->gm_len[p];
     }
-    s->gm_own = sim_rmap_new(total);
+    s->gm_own = sim_rmap_new(total, false);
     s->gm_map = s->gm_own;
     s->gm_written = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
     mark_written(s, &s->k->body);
@@ -103,12 +103,13 @@ void sim_race_group_init(SimGroup *g) {
         if (pass == 0)
             for (int x = 0; x < nreg; x++) { base[x] = total; total += len[x]; }
     }
-    g->gm_shadow = sim_rmap_new(total);
+    g->gm_shadow = sim_rmap_new(total, false);
     for (int j = 0; j < g->n; j++) g->runs[j]->gm_map = g->gm_shadow;
 }
 
 void sim_race_free(SimRun *s) {
     vec_free(&s->reported);
+    sim_gm_rec_free(s);
     for (int m = 0; m < MS_COUNT; m++) {
         sim_rmap_free(s->chip[m]);
         s->chip[m] = NULL;
@@ -124,7 +125,7 @@ static SimRaceMap *shadow_for(SimRun *s, const MirAccess *a, int64_t *base) {
         return s->gm_map;
     }
     *base = 0;
-    if (!s->chip[a->space]) s->chip[a->space] = sim_rmap_new(s->c->size[a->space] / SIM_GRANULE + 1);
+    if (!s->chip[a->space]) s->chip[a->space] = sim_rmap_new(s->c->size[a->space] / SIM_GRANULE + 1, true);
     return s->chip[a->space];
 }
 

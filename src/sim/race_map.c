@@ -2,14 +2,15 @@
  *
  * Requires: base.
  * Produces: sim_rmap_new / free / access / get (race_map.h).
- * Does: the map is cut into pages of PAGE granules, allocated on first touch (an untouched page is
- * all zero: nothing to allocate, clear or fault in). A page keeps sorted, disjoint runs of equal
+ * Does: the map is cut into pages, allocated on first touch (an untouched page is all zero: nothing
+ * to allocate, clear or fault in): 512 granules for GM, whose accesses are rows; one page for a
+ * small map asked whole (an on-chip space, whose accesses are tiles: one page to visit). A page keeps sorted, disjoint runs of equal
  * non-zero states (gaps are zero) and merges neighbours that become equal, so an access of a tile
  * costs one step per run it covers: a tload of a whole 128 KiB tile is a run or two per page, where a
  * dense array costs 4096 granule updates — and the first touch of fresh shadow memory, a cache miss
  * per granule and a page fault per 4 KiB, was most of the race check's cost (a 200-task program:
  * 2.4x the run without it). A page fragmented into more than DENSE_AT runs (scattered scalar
- * accesses, narrow column strips) turns into a dense array of PAGE states and stays so: the cost
+ * accesses, narrow column strips) turns into a dense array of states and stays so: the cost
  * never exceeds the per-granule one. A map allocates from chunks of its own, given back whole when
  * it is freed to a process-wide spare list (bounded, locked) the next map takes them from: a run's shadow
  * neither churns the heap (glibc trims and re-faults its top when a run frees its memory) nor is
@@ -20,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PAGE_BITS 9
-#define PAGE ((int64_t)1 << PAGE_BITS)
-#define DENSE_AT 32                              /* runs in a page beyond which it turns dense */
+#define PAGE_BITS 9                              /* pages of a large map (GM): 512 granules */
+#define WHOLE_MAX_BITS 15                        /* a map of at most 2^15 granules asked whole: one page */
+#define DENSE_AT 32                              /* runs in a small page beyond which it turns dense */
+#define DENSE_AT_WHOLE 128                       /* ... in a whole-map page (dense costs 36 bytes a granule) */
 
 typedef struct { int32_t lo, hi; SimShadow st; } Run;   /* granules [lo, hi) of its page */
 
@@ -73,6 +75,7 @@ static void chunk_put(Chunk *x) {
 struct SimRaceMap {
     Chunk *mem;                                  /* the chunks in use, newest first */
     int64_t granules, npages;
+    int page_bits, dense_at;
     Page **page;                                 /* NULL: all zero */
 };
 
@@ -113,12 +116,19 @@ static void *map_alloc(SimRaceMap *m, size_t size) {
 #define MAP_NEW(m, T) ((T *)map_alloc((m), sizeof(T)))
 #define MAP_ARRAY(m, T, n) ((T *)map_alloc((m), sizeof(T) * (size_t)(n)))
 
-SimRaceMap *sim_rmap_new(int64_t granules) {
+SimRaceMap *sim_rmap_new(int64_t granules, bool whole) {
     PTOC_ASSERT(granules >= 0, "race map of %lld granules", (long long)granules);
     SimRaceMap *m = calloc(1, sizeof *m);
     PTOC_ASSERT(m != NULL, "out of memory (race shadow)");
     m->granules = granules;
-    m->npages = (granules + PAGE - 1) / PAGE;
+    m->page_bits = PAGE_BITS;
+    m->dense_at = DENSE_AT;
+    if (whole && granules <= ((int64_t)1 << WHOLE_MAX_BITS)) {
+        m->page_bits = 0;
+        while (((int64_t)1 << m->page_bits) < granules) m->page_bits++;
+        m->dense_at = DENSE_AT_WHOLE;
+    }
+    m->npages = (granules + ((int64_t)1 << m->page_bits) - 1) >> m->page_bits;
     m->page = MAP_ARRAY(m, Page *, m->npages + 1);
     return m;
 }
@@ -142,7 +152,7 @@ static void dense_access(Page *p, int32_t lo, int32_t hi, bool write, int32_t se
 }
 
 static void make_dense(SimRaceMap *m, Page *p) {
-    p->dense = MAP_ARRAY(m, SimShadow, PAGE);
+    p->dense = MAP_ARRAY(m, SimShadow, (int64_t)1 << m->page_bits);
     for (int j = 0; j < p->n; j++)
         for (int32_t g = p->run[j].lo; g < p->run[j].hi; g++) p->dense[g] = p->run[j].st;
     p->run = NULL;
@@ -150,7 +160,7 @@ static void make_dense(SimRaceMap *m, Page *p) {
 }
 
 /* ---- run pages ---- */
-typedef struct { Run r[2 * DENSE_AT + 8]; int n; } Out;
+typedef struct { Run r[2 * DENSE_AT_WHOLE + 8]; int n; } Out;
 
 /* Appends [lo, hi) in state st, merged with the last run when adjacent and equal; zero is a gap. */
 static void push(Out *o, int32_t lo, int32_t hi, const SimShadow *st) {
@@ -223,7 +233,7 @@ static void runs_access(SimRaceMap *m, Page *p, int32_t lo, int32_t hi, bool wri
     if (i < k && p->run[k - 1].hi > hi) push(&o, hi, p->run[k - 1].hi, &p->run[k - 1].st);
     if (k < k1) push(&o, p->run[k].lo, p->run[k].hi, &p->run[k].st);
     splice(m, p, i0, k1, &o);
-    if (p->n > DENSE_AT) make_dense(m, p);
+    if (p->n > m->dense_at) make_dense(m, p);
 }
 
 void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t self, int slot,
@@ -232,12 +242,13 @@ void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t 
                 (long long)g0, (long long)g1, (long long)m->granules);
     PTOC_ASSERT(slot >= 0 && slot < SIM_SLOTS, "race map: reader slot %d", slot);
     Visit v = { visit, ud, zero_state, false };
-    for (int64_t pg = g0 >> PAGE_BITS; pg <= g1 >> PAGE_BITS; pg++) {
+    int64_t page = (int64_t)1 << m->page_bits;
+    for (int64_t pg = g0 >> m->page_bits; pg <= g1 >> m->page_bits; pg++) {
         Page *p = m->page[pg];
         if (!p) p = m->page[pg] = MAP_NEW(m, Page);
-        int64_t base = pg << PAGE_BITS;
+        int64_t base = pg << m->page_bits;
         int32_t lo = (int32_t)((g0 > base ? g0 : base) - base);
-        int32_t hi = (int32_t)((g1 < base + PAGE - 1 ? g1 : base + PAGE - 1) - base + 1);
+        int32_t hi = (int32_t)((g1 < base + page - 1 ? g1 : base + page - 1) - base + 1);
         if (p->dense) dense_access(p, lo, hi, write, self, slot, &v);
         else runs_access(m, p, lo, hi, write, self, slot, &v);
     }
@@ -245,8 +256,8 @@ void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t 
 
 SimShadow sim_rmap_get(const SimRaceMap *m, int64_t g) {
     PTOC_ASSERT(g >= 0 && g < m->granules, "race map: granule %lld outside %lld", (long long)g, (long long)m->granules);
-    const Page *p = m->page[g >> PAGE_BITS];
-    int32_t at = (int32_t)(g & (PAGE - 1));
+    const Page *p = m->page[g >> m->page_bits];
+    int32_t at = (int32_t)(g & (((int64_t)1 << m->page_bits) - 1));
     if (!p) return zero_state;
     if (p->dense) return p->dense[at];
     int i = first_after(p, at);

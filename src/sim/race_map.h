@@ -22,8 +22,9 @@ typedef struct SimShadow {
 
 typedef struct SimRaceMap SimRaceMap;
 
-/* A map of `granules` granules, all in the zero state (no writer, no reader). */
-SimRaceMap *sim_rmap_new(int64_t granules);
+/* A map of `granules` granules, all in the zero state (no writer, no reader). `whole`: its accesses
+ * are large ranges (tiles of an on-chip space), so a small map is kept as one page. */
+SimRaceMap *sim_rmap_new(int64_t granules, bool whole);
 void sim_rmap_free(SimRaceMap *m);
 int64_t sim_rmap_size(const SimRaceMap *m);
 

@@ -18,7 +18,6 @@
 #define SIM_GROUP_MAX 3          /* cores of one cluster run together: the AIC and two AIV lanes */
 #define SIM_VC (SIM_GROUP_MAX * PIPE_COUNT)   /* vector clock width: one entry per (core, pipe) */
 #define SIM_MAX_SLOTS 1024       /* slot_num accepted by the simulator (ring slots are int16) */
-#define SIM_GM_CACHE 4096        /* slots of the recorded-GM-range cache (exec.c, sim_record_gm); a power of 2 */
 #define SIM_ID_BITS 26           /* shadow ids: (core << SIM_ID_BITS) | (dynamic index + 1); SIM_MAX_DYN < 2^26 */
 
 /* The GM shadow of a run or group (race.c): an interval map of granules (race_map.h). */
@@ -170,7 +169,7 @@ typedef struct SimRun {
     /* timing-only runs: taint_by[v] = the element read (tgetval / ggetval) whose value variable v holds
      * (NULL: not data-dependent); ntaint counts them, so runs without reads skip the check */
     const MirInst **taint_by;
-    int32_t *gm_cache;           /* sim_record_gm: index + 1 of the recorded range ending at a hashed end */
+    struct SimGmRec *gm_rec;     /* the GM footprint recorded so far (race_gm.c) */
     int ntaint;
     bool failed;                 /* a hard error happened */
 } SimRun;
@@ -226,9 +225,12 @@ void sim_gm_geometry(const MirParam *p, SimGm *g);
 bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col);
 /* exec.c */
 bool sim_exec(SimRun *s, const SimDyn *d);
-/* Records that elements [lo, hi) of GM parameter `param` were touched (the runtime's race check). */
+/* race_gm.c: records that elements [lo, hi) of GM parameter `param` were touched (the runtime's race
+ * check); sim_gm_coalesce puts the run's footprint into its SimResult.gm at the end. */
+typedef struct SimGmRec SimGmRec;
 void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
-void sim_gm_coalesce(SimResult *r);
+void sim_gm_coalesce(SimRun *s);
+void sim_gm_rec_free(SimRun *s);
 /* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes
  * and mode when it is issued (hard error naming the op and the shapes); sim_exec_vop executes it. */
 bool sim_vop_check(SimRun *s, const MirInst *i);

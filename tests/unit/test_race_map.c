@@ -1,6 +1,6 @@
 /* test_race_map — the race detector's interval map (src/sim/race_map.c) against a dense array of
  * granule states, the model it replaces: after random reads and writes (short, long, page-crossing,
- * scattered enough to turn pages dense) every granule holds the dense model's state, and every
+ * scattered enough to turn pages dense; paged and whole maps) every granule holds the dense model's state, and every
  * access visits exactly the states a per-granule loop checks, in the same order. */
 #include "sim/race_map.h"
 #include "test.h"
@@ -56,7 +56,7 @@ TEST(random_against_dense) {
     int bad_visits = 0, bad_states = 0, visits = 0;
     for (int round = 0; round < 4; round++) {
         memset(ref, 0, sizeof ref);
-        SimRaceMap *m = sim_rmap_new(N);
+        SimRaceMap *m = sim_rmap_new(N, round % 2 == 1);   /* pages of 512, then one page */
         for (int op = 0; op < 3000; op++) {
             int64_t g0, g1;
             pick(&g0, &g1);
@@ -83,7 +83,7 @@ TEST(random_against_dense) {
 
 /* A tile written whole, then read and written whole again: one state, visited once per access. */
 TEST(whole_tile_accesses) {
-    SimRaceMap *m = sim_rmap_new(8192);
+    SimRaceMap *m = sim_rmap_new(8192, false);
     Seen s = {0};
     sim_rmap_access(m, 0, 4095, true, 1, 0, record, &s);
     CHECK_EQ_INT(s.n, 0);                    /* fresh memory: nothing to check against */
