@@ -1,8 +1,10 @@
 /* test_race_map — the race detector's interval map (src/sim/race_map.c) against a dense array of
  * granule states, the model it replaces: after random reads and writes (short, long, page-crossing,
  * scattered enough to turn pages dense; paged and whole maps) every granule holds the dense model's state, and every
- * access visits exactly the states a per-granule loop checks, in the same order. */
+ * access visits exactly the states a per-granule loop checks, in the same order. And the recorded GM
+ * footprint (src/sim/race_gm.c) against its definition: every record kept, sorted, merged. */
 #include "sim/race_map.h"
+#include "sim/sim_int.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -102,8 +104,66 @@ TEST(whole_tile_accesses) {
     sim_rmap_free(m);
 }
 
+/* ---- the GM footprint ---- */
+static int cmp_acc(const void *x, const void *y) {
+    const SimGmAccess *a = x, *b = y;
+    if (a->param != b->param) return a->param < b->param ? -1 : 1;
+    if (a->write != b->write) return a->write < b->write ? -1 : 1;
+    if (a->atomic != b->atomic) return a->atomic < b->atomic ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Rows of windows in every order (ascending, descending, K chunks, re-reads, scattered): the result
+ * equals all records sorted by (param, write, atomic, lo) with overlapping and adjacent ones merged. */
+TEST(gm_footprint_against_sort) {
+    static SimGmAccess all[60000];
+    int bad = 0, total = 0;
+    for (int round = 0; round < 6; round++) {
+        Kernel k = { .nparams = 3 };
+        SimOptions o = { .record_gm = true };
+        SimResult r = {0};
+        SimRun s = { .k = &k, .o = &o, .r = &r };
+        int n = 0;
+        for (int w = 0; w < 300 && n < 59000; w++) {             /* windows of rows */
+            int param = (int)(rnd() % 3), rows = (int)(rnd() % 64) + 1, order = round < 2 ? 0 : (int)(rnd() % 3);
+            bool write = rnd() % 2, atomic = write && rnd() % 4 == 0;
+            int64_t stride = 64 + (int64_t)(rnd() % 3) * 32, c0 = (int64_t)(rnd() % 64), len = (int64_t)(rnd() % 64) + 1;
+            int64_t r0 = (int64_t)(rnd() % 200);
+            if (round % 2 == 1) len = stride - c0;              /* full-width rows: neighbours merge */
+            if (round < 2) {                                    /* a K loop: column chunks of row blocks, in order */
+                stride = 64; len = 16; c0 = (w % 4) * 16; rows = 32; r0 = (int64_t)(w / 4) * 32;
+                param = round; write = atomic = false;          /* one key: nothing is set aside */
+            }
+            for (int j = 0; j < rows && n < 59000; j++) {
+                int64_t row = order == 0 ? r0 + j : order == 1 ? r0 + rows - 1 - j : (int64_t)(rnd() % 256);
+                int64_t lo = row * stride + c0, hi = lo + len;
+                all[n++] = (SimGmAccess){ param, lo, hi, write, atomic };
+                sim_record_gm(&s, param, lo, hi, write, atomic);
+            }
+        }
+        sim_gm_coalesce(&s);
+        qsort(all, (size_t)n, sizeof all[0], cmp_acc);
+        int m = 0;
+        for (int j = 0; j < n; j++) {
+            SimGmAccess *last = m ? &all[m - 1] : NULL;
+            if (last && last->param == all[j].param && last->write == all[j].write && last->atomic == all[j].atomic &&
+                all[j].lo <= last->hi) {
+                if (all[j].hi > last->hi) last->hi = all[j].hi;
+            } else all[m++] = all[j];
+        }
+        if (r.gm.len != m) bad++;
+        for (int j = 0; j < m && j < r.gm.len; j++)
+            if (cmp_acc(&r.gm.data[j], &all[j]) != 0 || r.gm.data[j].hi != all[j].hi) bad++;
+        total += m;
+        vec_free(&r.gm);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(total > 100);
+}
+
 int main(void) {
     RUN(random_against_dense);
     RUN(whole_tile_accesses);
+    RUN(gm_footprint_against_sort);
     return test_summary();
 }
