@@ -9,7 +9,7 @@
  * full-width window; merging the ranges it reaches) or lies past the last grows the set in place,
  * found by a binary search that first tries where the previous record landed; only a range that
  * would have to be inserted in the middle is set aside and merged by a sort at the end (or when many
- * pile up). A large matmul re-reads every row of its operands once per output tile: a
+ * pile up). A window whose bounding range lies inside one recorded range is skipped whole. A large matmul re-reads every row of its operands once per output tile: a
  * 6144^3 GEMM block records a million rows for 1,500 distinct ones, which were all kept and sorted. */
 #include "sim/sim_int.h"
 
@@ -97,6 +97,16 @@ void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, boo
         memmove(v->data + i + 1, v->data + j, sizeof(GmRange) * (size_t)(v->len - j));
         v->len -= j - i - 1;
     }
+}
+
+/* Whether [lo, hi) lies inside one range recorded so far: every row of a window whose bounding range
+ * does is recorded already (the operand tiles of a matmul, re-read for every output tile). */
+bool sim_gm_covered(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
+    if (!s->gm_rec || param < 0 || param >= s->k->nparams) return false;
+    int key = key_of(param, write, atomic);
+    const GmRangeVec *v = &s->gm_rec->set[key];
+    int i = first_reaching(v, lo, s->gm_rec->hint[key]);
+    return i < v->len && v->data[i].lo <= lo && hi <= v->data[i].hi;
 }
 
 /* The run's footprint into its result, in (parameter, write, atomic, lo) order; frees the sets. */

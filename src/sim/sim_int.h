@@ -229,6 +229,8 @@ bool sim_exec(SimRun *s, const SimDyn *d);
  * check); sim_gm_coalesce puts the run's footprint into its SimResult.gm at the end. */
 typedef struct SimGmRec SimGmRec;
 void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
+/* Whether elements [lo, hi) of the parameter lie inside one range recorded so far (a window re-read). */
+bool sim_gm_covered(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
 void sim_gm_coalesce(SimRun *s);
 void sim_gm_rec_free(SimRun *s);
 /* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes

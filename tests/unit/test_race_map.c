@@ -161,9 +161,31 @@ TEST(gm_footprint_against_sort) {
     CHECK(total > 100);
 }
 
+/* sim_gm_covered: inside one recorded range of the same kind, or not. */
+TEST(gm_covered) {
+    Kernel k = { .nparams = 2 };
+    SimOptions o = { .record_gm = true };
+    SimResult r = {0};
+    SimRun s = { .k = &k, .o = &o, .r = &r };
+    CHECK(!sim_gm_covered(&s, 0, 0, 1, false, false));
+    sim_record_gm(&s, 0, 0, 10, false, false);
+    sim_record_gm(&s, 0, 10, 20, false, false);
+    sim_record_gm(&s, 0, 30, 40, false, false);
+    CHECK(sim_gm_covered(&s, 0, 0, 20, false, false));
+    CHECK(sim_gm_covered(&s, 0, 31, 40, false, false));
+    CHECK(!sim_gm_covered(&s, 0, 5, 25, false, false));
+    CHECK(!sim_gm_covered(&s, 0, 15, 35, false, false));
+    CHECK(!sim_gm_covered(&s, 0, 0, 20, true, false));
+    CHECK(!sim_gm_covered(&s, 1, 0, 20, false, false));
+    sim_gm_coalesce(&s);
+    CHECK_EQ_INT(r.gm.len, 2);
+    vec_free(&r.gm);
+}
+
 int main(void) {
     RUN(random_against_dense);
     RUN(whole_tile_accesses);
     RUN(gm_footprint_against_sort);
+    RUN(gm_covered);
     return test_summary();
 }
