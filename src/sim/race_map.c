@@ -14,10 +14,13 @@
  * never exceeds the per-granule one. A map allocates from chunks of its own, given back whole when
  * it is freed to a process-wide spare list (bounded, locked) the next map takes them from: a run's shadow
  * neither churns the heap (glibc trims and re-faults its top when a run frees its memory) nor is
- * cleared granule by granule. The states seen and left are exactly those of a dense array. */
+ * cleared granule by granule. Chunks are mapped, not malloc'd, so the race check leaves the heap as
+ * a run without it has it (the next run's large callocs land where they would). The states seen and left are exactly those of a dense array. */
+#define _DEFAULT_SOURCE                          /* MAP_ANONYMOUS */
 #include "sim/race_map.h"
 
 #include <pthread.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +61,9 @@ static Chunk *chunk_get(size_t need) {
         }
     pthread_mutex_unlock(&spare_lock);
     size_t cap = need > CHUNK ? need : CHUNK;
-    Chunk *x = malloc(sizeof(Chunk) + cap);
-    PTOC_ASSERT(x != NULL, "out of memory (race shadow)");
+    void *mem = mmap(NULL, sizeof(Chunk) + cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    PTOC_ASSERT(mem != MAP_FAILED, "out of memory (race shadow)");
+    Chunk *x = mem;
     x->used = 0;
     x->cap = cap;
     return x;
@@ -69,7 +73,7 @@ static void chunk_put(Chunk *x) {
     pthread_mutex_lock(&spare_lock);
     if (nspare < SPARE_MAX && x->cap <= SPARE_BIG) { x->next = spare; spare = x; nspare++; x = NULL; }
     pthread_mutex_unlock(&spare_lock);
-    free(x);
+    if (x) munmap(x, sizeof(Chunk) + x->cap);
 }
 
 struct SimRaceMap {
