@@ -37,7 +37,6 @@ void sim_core_free(SimCore *c) {
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
     vec_free(&c->vrow);
-    for (int i = 0; i < MS_COUNT; i++) sim_shadow_free(c->shadow[i]);
     free(c);
 }
 
@@ -313,7 +312,7 @@ bool sim_run_walk(SimRun *s) { return walk_block(s, &s->k->body); }
 
 void sim_run_report(SimRun *s) {
     report_left_tokens(s);
-    sim_gm_coalesce(s->r);
+    sim_gm_coalesce(s);
     s->r->cube_util = s->r->cycles > 0 ? (double)s->r->pipe_busy[PIPE_M] / (double)s->r->cycles : 0.0;
 }
 

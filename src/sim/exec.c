@@ -35,61 +35,14 @@ static bool check_gm_window(SimRun *s, const MirInst *i, const GmMat *g, int64_t
     return true;
 }
 
-/* Slot of the direct-mapped cache of recorded ranges by their end (param, kind, hi). */
-static unsigned gm_slot(int param, bool write, bool atomic, int64_t hi) {
-    uint64_t h = ((uint64_t)hi * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)param << 2 | (uint64_t)write << 1 | (uint64_t)atomic);
-    return (unsigned)(h >> 52) & (SIM_GM_CACHE - 1);
-}
-
-/* Records that one row of a window, elements [lo, hi) of the parameter, was touched. A range that
- * starts where an earlier one of the same kind ends extends it: the cache finds it by its end, so a
- * K loop's row chunks ([r·K + k0, +64), then [r·K + k0 + 64, ...)) grow one range per row instead of
- * one per chunk (a 6144³ GEMM block would otherwise record millions). A cache miss only records one
- * more range; sim_gm_coalesce merges the rest at the end of the run. */
-void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic) {
-    if (!s->o->record_gm || hi <= lo) return;
-    SimResult *r = s->r;
-    if (!s->gm_cache) s->gm_cache = ARENA_ARRAY(s->arena, int32_t, SIM_GM_CACHE);   /* entries are index + 1 */
-    int32_t *slot = &s->gm_cache[gm_slot(param, write, atomic, lo)];
-    SimGmAccess *prev = *slot > 0 && *slot <= r->gm.len ? &r->gm.data[*slot - 1] : NULL;
-    if (!(prev && prev->param == param && prev->write == write && prev->atomic == atomic && prev->hi == lo)) {
-        vec_push(&r->gm, ((SimGmAccess){ param, lo, hi, write, atomic }));
-        prev = &r->gm.data[r->gm.len - 1];
-    }
-    prev->hi = hi;
-    s->gm_cache[gm_slot(param, write, atomic, hi)] = (int32_t)(prev - r->gm.data) + 1;
-}
-
-static int cmp_gm(const void *x, const void *y) {
-    const SimGmAccess *a = x, *b = y;
-    if (a->param != b->param) return a->param < b->param ? -1 : 1;
-    if (a->write != b->write) return a->write < b->write ? -1 : 1;
-    if (a->atomic != b->atomic) return a->atomic < b->atomic ? -1 : 1;
-    return a->lo < b->lo ? -1 : a->lo > b->lo;
-}
-
-/* The run's GM footprint as disjoint ranges per (parameter, kind): sorted, overlapping and adjacent
- * ranges merged. The order of a run's accesses does not matter to the task-level check (it compares
- * tasks and blocks, rt_race.c), only their union per kind. */
-void sim_gm_coalesce(SimResult *r) {
-    if (r->gm.len < 2) return;
-    qsort(r->gm.data, (size_t)r->gm.len, sizeof r->gm.data[0], cmp_gm);
-    int n = 0;
-    for (int k = 0; k < r->gm.len; k++) {
-        SimGmAccess *a = &r->gm.data[k], *last = n ? &r->gm.data[n - 1] : NULL;
-        if (last && last->param == a->param && last->write == a->write && last->atomic == a->atomic && a->lo <= last->hi) {
-            if (a->hi > last->hi) last->hi = a->hi;
-        } else r->gm.data[n++] = *a;
-    }
-    r->gm.len = n;
-}
-
 /* Records the GM elements a tload / tstore window touches: one range per row (ND), or per row of
  * each column strip it crosses (NZ; the rows of a full-width strip are contiguous and merge). */
 static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr, int64_t nc, bool write, bool atomic) {
     if (!s->o->record_gm || nc <= 0) return;
     int param = d->inst->param;
     if (!g->g.nz) {
+        int64_t lo = d->off0 * g->g.rs + d->off1 * g->g.cs, hi = lo + (nr - 1) * g->g.rs + (nc - 1) * g->g.cs + 1;
+        if (nr > 0 && g->g.rs > 0 && g->g.cs > 0 && sim_gm_covered(s, param, lo, hi, write, atomic)) return;   /* a re-read */
         for (int64_t r = 0; r < nr; r++) {
             int64_t e0 = (d->off0 + r) * g->g.rs + d->off1 * g->g.cs;
             sim_record_gm(s, param, e0, e0 + (nc - 1) * g->g.cs + 1, write, atomic);

@@ -7,7 +7,9 @@
  * tfree that released its slot, xcore.c).
  * Produces: one message per (static instruction pair, kind) in SimResult.races (capped).
  * Does: each 32-byte granule of each space (GM: per parameter, exact row windows for tload/tstore)
- * keeps its last writer and its last reader per pipe. An access conflicts with an earlier one that
+ * keeps its last writer and its last reader per pipe, in an interval map (race_map.c: a tile access
+ * costs per run of equal states it covers, not per granule; a run's maps are its own, made on first
+ * access and freed at its end). An access conflicts with an earlier one that
  * is not ordered before it: RAW, WAR, WAW, and two reads of Acc from different pipes. Cross-pipe
  * conflicts are data races; same-pipe ones are hazards without a pipe_barrier. A group's cores share
  * one GM shadow keyed by data pointer; ring buffer accesses cover the instruction's slot only. */
@@ -27,45 +29,7 @@ static const int8_t slot_of[PIPE_COUNT] = {
     [PIPE_ALL] = 7, [PIPE_MTE4] = 7, [PIPE_MTE5] = 7, [PIPE_V2] = 7,
 };
 
-/* The GM shadow of one run (or group): every tensor parameter's granules, in a pooled block that is
- * all zero outside what the run touches: the run records the granule ranges it touches and clears
- * exactly those at its end. Neither a whole clear per run nor fresh memory per run: a 200-task
- * program of small tiles over 5 MiB tensors spent 90% of its time clearing (memset of a calloc glibc
- * serves from its heap) or, mapped fresh, in page faults and munmap (race_shadow.c). */
-static SimGmShadow *gm_shadow_new(int64_t granules) {
-    SimGmShadow *g = calloc(1, sizeof *g);
-    PTOC_ASSERT(g != NULL, "out of memory");
-    g->sh = sim_shadow_get(granules + 1);
-    g->used = granules + 1;
-    return g;
-}
-
-/* Granules [g0, g1] of g were touched. Consecutive rows of a window usually extend the last range;
- * past a bound (ranges cost 16 bytes each) the clear falls back to the whole used size. */
-static void gm_dirty(SimGmShadow *g, int64_t g0, int64_t g1) {
-    if (g->all) return;
-    int64_t n = g->dirty.len;
-    if (n && g0 <= g->dirty.data[n - 1] + 1 && g1 >= g->dirty.data[n - 2] - 1) {
-        if (g0 < g->dirty.data[n - 2]) g->dirty.data[n - 2] = g0;
-        if (g1 > g->dirty.data[n - 1]) g->dirty.data[n - 1] = g1;
-        return;
-    }
-    if (n / 2 > 4096 && n * 8 > g->used) { g->all = true; return; }
-    vec_push(&g->dirty, g0);
-    vec_push(&g->dirty, g1);
-}
-
-void sim_gm_shadow_release(SimGmShadow *g) {
-    if (!g) return;
-    if (sim_shadow_big(g->sh)) {}                 /* the pool drops its pages */
-    else if (g->all) memset(g->sh, 0, sizeof(SimShadow) * (size_t)g->used);
-    else
-        for (int64_t j = 0; j + 1 < g->dirty.len; j += 2)
-            memset(g->sh + g->dirty.data[j], 0, sizeof(SimShadow) * (size_t)(g->dirty.data[j + 1] - g->dirty.data[j] + 1));
-    vec_free(&g->dirty);
-    sim_shadow_put(g->sh);
-    free(g);
-}
+void sim_gm_shadow_release(SimGmShadow *g) { sim_rmap_free(g); }
 
 /* gm_written[p]: some instruction of the kernel writes GM parameter p. In a run of its own, reads of
  * a parameter nothing writes cannot conflict (only writes and Acc reads are checked against readers),
@@ -81,17 +45,9 @@ static void mark_written(SimRun *s, const MirBlock *b) {
     }
 }
 
-/* On-chip shadow memory lives in the core and is reset over the granules the previous run dirtied.
- * GM shadow of a single run: every tensor parameter's granules, concatenated. */
+/* GM shadow of a single run: every tensor parameter's granules, concatenated. On-chip shadows are
+ * made on their first access (shadow_for). */
 void sim_race_init(SimRun *s) {
-    SimCore *c = s->c;
-    for (int m = 0; m < MS_COUNT; m++) {
-        if (c->dirty_hi[m] > c->dirty_lo[m])
-            memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
-        c->dirty_lo[m] = INT64_MAX;
-        c->dirty_hi[m] = 0;
-        c->nlazy[m] = 0;                         /* all zero now: nothing stale */
-    }
     s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
     s->gm_len = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
     if (s->g->n > 1) return;                     /* the group's shared shadow: sim_race_group_init */
@@ -104,8 +60,8 @@ void sim_race_init(SimRun *s) {
         s->gm_len[p] = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
         total += s->gm_len[p];
     }
-    s->gm_own = gm_shadow_new(total);
-    s->gm_sh = s->gm_own->sh;
+    s->gm_own = sim_rmap_new(total, false);
+    s->gm_map = s->gm_own;
     s->gm_written = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
     mark_written(s, &s->k->body);
 }
@@ -147,39 +103,30 @@ void sim_race_group_init(SimGroup *g) {
         if (pass == 0)
             for (int x = 0; x < nreg; x++) { base[x] = total; total += len[x]; }
     }
-    g->gm_shadow = gm_shadow_new(total);
-    for (int j = 0; j < g->n; j++) g->runs[j]->gm_sh = g->gm_shadow->sh;
+    g->gm_shadow = sim_rmap_new(total, false);
+    for (int j = 0; j < g->n; j++) g->runs[j]->gm_map = g->gm_shadow;
 }
 
-/* The on-chip shadows go back to the pool cleared over what the run dirtied (the lazy ranges lie
- * inside it), so the next run — on any core — starts from zeroed blocks. */
 void sim_race_free(SimRun *s) {
     vec_free(&s->reported);
-    SimCore *c = s->c;
-    for (int m = 0; m < MS_COUNT && c; m++) {
-        if (!c->shadow[m]) continue;
-        if (c->dirty_hi[m] > c->dirty_lo[m] && !sim_shadow_big(c->shadow[m]))
-            memset(c->shadow[m] + c->dirty_lo[m], 0, sizeof(SimShadow) * (size_t)(c->dirty_hi[m] - c->dirty_lo[m]));
-        sim_shadow_put(c->shadow[m]);
-        c->shadow[m] = NULL;
-        c->dirty_lo[m] = INT64_MAX;
-        c->dirty_hi[m] = 0;
-        c->nlazy[m] = 0;
+    sim_gm_rec_free(s);
+    for (int m = 0; m < MS_COUNT; m++) {
+        sim_rmap_free(s->chip[m]);
+        s->chip[m] = NULL;
     }
-    sim_gm_shadow_release(s->gm_own);
+    sim_rmap_free(s->gm_own);
     s->gm_own = NULL;
 }
 
-/* Shadow array for an access; *n gets its granule count. */
-static SimShadow *shadow_for(SimRun *s, const MirAccess *a, int64_t *n) {
-    SimCore *c = s->c;
+/* Shadow map of an access's space; *base gets the first granule of its parameter (GM) or 0. */
+static SimRaceMap *shadow_for(SimRun *s, const MirAccess *a, int64_t *base) {
     if (a->space == MS_DDR) {
-        *n = s->gm_len[a->param];
-        return s->gm_sh + s->gm_base[a->param];
+        *base = s->gm_base[a->param];
+        return s->gm_map;
     }
-    *n = c->size[a->space] / SIM_GRANULE + 1;
-    if (!c->shadow[a->space]) c->shadow[a->space] = sim_shadow_get(*n);
-    return c->shadow[a->space];
+    *base = 0;
+    if (!s->chip[a->space]) s->chip[a->space] = sim_rmap_new(s->c->size[a->space] / SIM_GRANULE + 1, true);
+    return s->chip[a->space];
 }
 
 /* Name of the operand of i that touches [lo, hi) of the access's space. */
@@ -299,57 +246,42 @@ static void check(SimRun *s, const SimDyn *d, int32_t self, const SimShadow *x, 
     }
 }
 
-/* Check and record one access of d to granules [g0, g1] of sh. Runs of granules in identical
- * states are checked once. */
-static void touch(SimRun *s, const SimDyn *d, SimShadow *sh, int64_t g0, int64_t g1, bool write, const MirAccess *a) {
-    int32_t self = ((int32_t)s->ci << SIM_ID_BITS) | ((int32_t)(d - s->dyn.data) + 1);
-    int slot = slot_of[d->pipe];
-    bool acc_read = !write && a->space == MS_ACC;
-    SimShadow last;
-    bool have_last = false;
-    for (int64_t g = g0; g <= g1; g++) {
-        SimShadow *x = &sh[g];
-        if (!have_last || memcmp(x, &last, sizeof last) != 0) {
-            last = *x;
-            have_last = true;
-            check(s, d, self, x, write, acc_read, a);
-        }
-        if (write) {
-            memset(x->r, 0, sizeof x->r);
-            x->w = self;
-        } else {
-            x->r[slot] = self;
-        }
-    }
-    if (a->space != MS_DDR) {
-        SimCore *c = s->c;
-        if (g0 < c->dirty_lo[a->space]) c->dirty_lo[a->space] = g0;
-        if (g1 + 1 > c->dirty_hi[a->space]) c->dirty_hi[a->space] = g1 + 1;
-    }
+/* The checks of one access, against each state its granules held before it. */
+typedef struct { SimRun *s; const SimDyn *d; int32_t self; bool write, acc_read; const MirAccess *a; } Touch;
+
+static void visit(void *ud, const SimShadow *x) {
+    Touch *t = ud;
+    check(t->s, t->d, t->self, x, t->write, t->acc_read, t->a);
+}
+
+/* Check and record one access of d to granules [g0, g1] of m. */
+static void touch(SimRun *s, const SimDyn *d, SimRaceMap *m, int64_t g0, int64_t g1, bool write, const MirAccess *a) {
+    Touch t = { s, d, ((int32_t)s->ci << SIM_ID_BITS) | ((int32_t)(d - s->dyn.data) + 1), write,
+                !write && a->space == MS_ACC, a };
+    sim_rmap_access(m, g0, g1, write, t.self, slot_of[d->pipe], visit, &t);
 }
 
 /* GM accesses of tload / tstore: the exact rows of the window (NZ: each row's run in every column
  * strip it crosses); of a scalar access: its element. */
 static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
     if (!write && s->gm_written && !s->gm_written[a->param]) return;   /* a run of its own reading what nothing writes */
-    int64_t n;
-    SimShadow *sh = shadow_for(s, a, &n);
-    SimGmShadow *own = s->gm_own ? s->gm_own : s->g->gm_shadow;
-    int64_t base = s->gm_base[a->param];
+    int64_t base;
+    SimRaceMap *m = shadow_for(s, a, &base);
+    int64_t n = s->gm_len[a->param];
     const MirInst *i = d->inst;
     const MirParam *p = &s->k->params[a->param];
     int eb = dtype_bytes(p->dtype);
     if (i->op == MI_GGETVAL || i->op == MI_GSETVAL) {          /* one element, at element offset off0 */
         int64_t g = d->off0 * eb / SIM_GRANULE;
         s->gm_lo = d->off0 * eb; s->gm_hi = s->gm_lo + eb;
-        if (g >= 0 && g < n) { touch(s, d, sh, g, g, write, a); gm_dirty(own, base + g, base + g); }
+        if (g >= 0 && g < n) touch(s, d, m, base + g, base + g, write, a);
         return;
     }
     const MirBuf *b = &s->k->bufs[i->op == MI_TLOAD ? i->dst : i->src0];
     SimGm g;
     sim_gm_geometry(p, &g);
     s->gm_lo = a->lo; s->gm_hi = a->hi;
-    if (p->rank < 2 || b->valid_cols <= 0) { touch(s, d, sh, 0, n - 1, write, a); gm_dirty(own, base, base + n - 1); return; }
+    if (p->rank < 2 || b->valid_cols <= 0) { if (n > 0) touch(s, d, m, base, base + n - 1, write, a); return; }
     int64_t step = g.nz ? g.c0 - (d->off1 % g.c0) : b->valid_cols;   /* columns per contiguous run */
     for (int64_t c = 0; c < b->valid_cols; c += step, step = g.nz ? g.c0 : step) {
         int64_t run = b->valid_cols - c < step ? b->valid_cols - c : step;
@@ -358,56 +290,19 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
             int64_t hi = lo + ((run - 1) * (g.nz ? 1 : g.cs) + 1) * eb;
             if (lo < 0 || hi > a->hi) continue;   /* out of bounds: the instruction reports it */
             s->gm_lo = lo; s->gm_hi = hi;
-            touch(s, d, sh, lo / SIM_GRANULE, (hi - 1) / SIM_GRANULE, write, a);
-            gm_dirty(own, base + lo / SIM_GRANULE, base + (hi - 1) / SIM_GRANULE);
+            touch(s, d, m, base + lo / SIM_GRANULE, base + (hi - 1) / SIM_GRANULE, write, a);
         }
     }
-}
-
-/* ---- uniform ranges of the on-chip shadow ----
- * Whole tiles are written and read again and again (a matmul reads and writes its whole 128 KiB Acc
- * tile every k-step: 4096 granules). After a write of [g0, g1] all its granules hold one state, and
- * until an access covers part of the range they stay equal to each other. Such a range is kept lazy:
- * sh[g0] holds the state, sh[g0 + 1 .. g1] are stale, and an access of exactly [g0, g1] checks and
- * updates sh[g0] alone — what the granule loop would do, as it checks a run of equal states once.
- * An access overlapping a lazy range otherwise first writes the state out to its granules. Lazy
- * ranges of a space are disjoint; the reset at the next run's start drops them. */
-static void lazy_flush(SimShadow *sh, const SimLazy *l) {
-    for (int64_t g = l->g0 + 1; g <= l->g1; g++) sh[g] = sh[l->g0];
-}
-
-/* 1 when [g0, g1] is a lazy range; otherwise flushes and drops the lazy ranges it overlaps, 0. */
-static bool lazy_take(SimCore *c, MemSpace m, SimShadow *sh, int64_t g0, int64_t g1) {
-    for (int k = 0; k < c->nlazy[m]; k++) {
-        SimLazy *l = &c->lazy[m][k];
-        if (l->g0 == g0 && l->g1 == g1) return true;
-        if (l->g1 < g0 || l->g0 > g1) continue;
-        lazy_flush(sh, l);
-        *l = c->lazy[m][--c->nlazy[m]];
-        k--;
-    }
-    return false;
-}
-
-static void lazy_add(SimCore *c, MemSpace m, SimShadow *sh, int64_t g0, int64_t g1) {
-    if (c->nlazy[m] == SIM_LAZY) {                 /* full: the oldest becomes eager again */
-        lazy_flush(sh, &c->lazy[m][0]);
-        memmove(&c->lazy[m][0], &c->lazy[m][1], sizeof(SimLazy) * (SIM_LAZY - 1));
-        c->nlazy[m]--;
-    }
-    c->lazy[m][c->nlazy[m]++] = (SimLazy){ g0, g1 };
 }
 
 static void touch_access(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
     if (a->hi <= a->lo) return;
     if (a->space == MS_DDR) { touch_gm(s, d, a, write); return; }
-    int64_t n;
-    SimShadow *sh = shadow_for(s, a, &n);
+    int64_t base;
+    SimRaceMap *m = shadow_for(s, a, &base);
     int64_t g0 = a->lo / SIM_GRANULE, g1 = (a->hi - 1) / SIM_GRANULE;
-    if (g0 < 0 || g1 >= n) return;   /* bounds are hard errors of the instruction itself */
-    if (lazy_take(s->c, a->space, sh, g0, g1)) { touch(s, d, sh, g0, g0, write, a); return; }
-    touch(s, d, sh, g0, g1, write, a);
-    if (write && g1 - g0 >= SIM_LAZY_MIN) lazy_add(s->c, a->space, sh, g0, g1);
+    if (g0 < 0 || g1 >= sim_rmap_size(m)) return;   /* bounds are hard errors of the instruction itself */
+    touch(s, d, m, g0, g1, write, a);
 }
 
 void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) { touch_access(s, d, a, write); }

@@ -6,6 +6,7 @@
 #define PTOC_SIM_INT_H
 
 #include "sim/sim.h"
+#include "sim/race_map.h"
 
 #include <string.h>
 
@@ -14,35 +15,13 @@
 #define SIM_MAX_MSGS 100         /* cap on race / sync-error messages */
 #define SIM_SCALAR_UB_CYCLES 20  /* tgetval / tsetval: one UB element through the scalar unit (ptoc's model) */
 #define SIM_MAX_DYN 50000000     /* dynamic instruction limit (a runaway loop is a hard error) */
-#define SIM_SLOTS 8              /* reader slots per granule: S V M MTE1 MTE2 MTE3 FIX, other pipes share 7 */
 #define SIM_GROUP_MAX 3          /* cores of one cluster run together: the AIC and two AIV lanes */
 #define SIM_VC (SIM_GROUP_MAX * PIPE_COUNT)   /* vector clock width: one entry per (core, pipe) */
 #define SIM_MAX_SLOTS 1024       /* slot_num accepted by the simulator (ring slots are int16) */
-#define SIM_GM_CACHE 4096        /* slots of the recorded-GM-range cache (exec.c, sim_record_gm); a power of 2 */
 #define SIM_ID_BITS 26           /* shadow ids: (core << SIM_ID_BITS) | (dynamic index + 1); SIM_MAX_DYN < 2^26 */
 
-/* Shadow state of one granule: last writer and last reader per pipe slot, as 1-based indices into
- * the run's dynamic instruction array, tagged with the core's index in its group above SIM_ID_BITS
- * (core 0: the plain 1-based index; 0 = none). */
-typedef struct SimShadow {
-    int32_t w;
-    int32_t r[SIM_SLOTS];
-} SimShadow;
-
-/* The GM shadow of a run or group (race.c): a pooled block (race_shadow.c), zero outside the
- * granule ranges in `dirty` (pairs g0, g1), which are cleared when the run ends — a run pays for what
- * it touched, never for the size of GM. `all` when the ranges overflowed: [0, used) is cleared whole. */
-typedef struct SimGmShadow {
-    SimShadow *sh;
-    int64_t used;                /* granules in use */
-    VEC(int64_t) dirty;
-    bool all;
-} SimGmShadow;
-
-/* A lazy uniform range of an on-chip shadow (race.c): granules [g0, g1] all hold the state of g0. */
-typedef struct SimLazy { int64_t g0, g1; } SimLazy;
-#define SIM_LAZY 16              /* lazy ranges per space */
-#define SIM_LAZY_MIN 8           /* a write of more granules than this starts one */
+/* The GM shadow of a run or group (race.c): an interval map of granules (race_map.h). */
+typedef SimRaceMap SimGmShadow;
 
 struct SimCore {
     const Target *t;
@@ -52,12 +31,6 @@ struct SimCore {
     VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
     VEC(int32_t) ia, ib, ic;     /* INT8 MAD scratch */
     VEC(double) vrow;            /* vector unit scratch: dense rows (vec.c) */
-    /* race detector shadow memory of the current run (pooled blocks, race_shadow.c; cleared over the
-     * dirty granule range and returned at the run's end) */
-    SimShadow *shadow[MS_COUNT];
-    int64_t dirty_lo[MS_COUNT], dirty_hi[MS_COUNT];
-    SimLazy lazy[MS_COUNT][SIM_LAZY];
-    int nlazy[MS_COUNT];
 };
 
 /* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
@@ -186,8 +159,9 @@ typedef struct SimRun {
     /* race detector: known[P][c·PIPE_COUNT + Q] = highest seq of pipe Q of group core c known to have
      * completed before P's next instruction starts */
     int32_t known[PIPE_COUNT][SIM_VC];
-    SimShadow *gm_sh;            /* GM shadow (the run's own, or the group's shared one) */
-    SimGmShadow *gm_own;         /* the GM shadow this run borrowed (released with the run), NULL in a group */
+    SimRaceMap *gm_map;          /* GM shadow (the run's own, or the group's shared one) */
+    SimRaceMap *gm_own;          /* the GM shadow of a run of its own (freed with the run), NULL in a group */
+    SimRaceMap *chip[MS_COUNT];  /* on-chip shadows of this run, made on first access (freed with the run) */
     bool *gm_written;            /* a run of its own: per param, some instruction writes it (NULL in a group) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
@@ -195,7 +169,7 @@ typedef struct SimRun {
     /* timing-only runs: taint_by[v] = the element read (tgetval / ggetval) whose value variable v holds
      * (NULL: not data-dependent); ntaint counts them, so runs without reads skip the check */
     const MirInst **taint_by;
-    int32_t *gm_cache;           /* sim_record_gm: index + 1 of the recorded range ending at a hashed end */
+    struct SimGmRec *gm_rec;     /* the GM footprint recorded so far (race_gm.c) */
     int ntaint;
     bool failed;                 /* a hard error happened */
 } SimRun;
@@ -251,9 +225,14 @@ void sim_gm_geometry(const MirParam *p, SimGm *g);
 bool sim_gm_origin(SimRun *s, const MirInst *i, int64_t *row, int64_t *col);
 /* exec.c */
 bool sim_exec(SimRun *s, const SimDyn *d);
-/* Records that elements [lo, hi) of GM parameter `param` were touched (the runtime's race check). */
+/* race_gm.c: records that elements [lo, hi) of GM parameter `param` were touched (the runtime's race
+ * check); sim_gm_coalesce puts the run's footprint into its SimResult.gm at the end. */
+typedef struct SimGmRec SimGmRec;
 void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
-void sim_gm_coalesce(SimResult *r);
+/* Whether elements [lo, hi) of the parameter lie inside one range recorded so far (a window re-read). */
+bool sim_gm_covered(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
+void sim_gm_coalesce(SimRun *s);
+void sim_gm_rec_free(SimRun *s);
 /* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes
  * and mode when it is issued (hard error naming the op and the shapes); sim_exec_vop executes it. */
 bool sim_vop_check(SimRun *s, const MirInst *i);
@@ -327,12 +306,7 @@ const char *sim_kernel_tag(const SimRun *s);     /* "kernel K: " in a group of s
 void sim_race_init(SimRun *s);
 void sim_race_group_init(SimGroup *g);
 void sim_race_free(SimRun *s);
-void sim_gm_shadow_release(SimGmShadow *g);    /* clears what the run touched (race.c) */
-/* race_shadow.c: zeroed shadow blocks pooled across runs (returned zeroed) */
-SimShadow *sim_shadow_get(int64_t granules);
-void sim_shadow_put(SimShadow *sh);          /* zeroed again by the caller, unless sim_shadow_big */
-bool sim_shadow_big(SimShadow *sh);          /* the pool zeroes it by dropping its pages */
-void sim_shadow_free(SimShadow *sh);
+void sim_gm_shadow_release(SimGmShadow *g);    /* frees a group's GM shadow (race.c) */
 void sim_race_access(SimRun *s, const SimDyn *d);
 /* Checks and records one access of d (a tfree's release of its slot, which names no operand). */
 void sim_race_touch(SimRun *s, const SimDyn *d, const MirAccess *a, bool write);
