@@ -273,6 +273,7 @@ static void init_vars(SimRun *s) {
 }
 
 static void report_left_tokens(SimRun *s) {
+    if (!s->nflags_set) return;                     /* the usual case: no scan of the whole flag table */
     for (int a = 0; a < PIPE_COUNT; a++)
         for (int b = 0; b < PIPE_COUNT; b++)
             for (int e = 0; e < SIM_MAX_EVENTS; e++) {

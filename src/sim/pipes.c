@@ -229,6 +229,7 @@ static void do_set(SimRun *s, const SimDyn *d, int64_t end) {
         return;
     }
     f->set = true;
+    s->nflags_set++;
     f->time = end;
     f->setter = i;
     memcpy(f->vc, s->known[i->src_pipe], sizeof f->vc);
@@ -240,6 +241,7 @@ static void do_wait(SimRun *s, const SimDyn *d, bool forced) {
     const MirInst *i = d->inst;
     if (forced) return;
     SimFlag *f = &s->flags[i->src_pipe][i->dst_pipe][d->event];
+    if (f->set) s->nflags_set--;
     f->set = false;
     for (int q = 0; q < SIM_VC; q++)
         if (s->known[i->dst_pipe][q] < f->vc[q]) s->known[i->dst_pipe][q] = f->vc[q];

@@ -151,6 +151,7 @@ typedef struct SimRun {
     int64_t stall;               /* cycles the scalar unit waited for element reads so far */
     SimEngine eng;
     SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
+    int32_t nflags_set;          /* flags set and not yet waited for: the end-of-kernel scan runs only when > 0 */
     /* cross-core channels, during the walk */
     int32_t *ring_npop;          /* per ring (indexed by its first buffer): TPOPs into it issued so far */
     int16_t *ring_cur;           /* per buffer: slot of the latest TPOP into it */
