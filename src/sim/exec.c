@@ -128,7 +128,7 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
 static bool exec_textract(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
     const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
-    if (d->off0 < 0 || d->off1 < 0 || d->off0 + dv->buf->rows > sv->buf->rows || d->off1 + dv->buf->cols > sv->buf->cols)
+    if (d->off0 < 0 || d->off1 < 0 || d->off0 > sv->buf->rows - dv->buf->rows || d->off1 > sv->buf->cols - dv->buf->cols)   /* no overflow */
         return sim_hard_error(s, i, "textract: window (%lld, %lld) of %lldx%lld outside %s (%lldx%lld)",
                               (long long)d->off0, (long long)d->off1, (long long)dv->buf->rows, (long long)dv->buf->cols,
                               sv->buf->name, (long long)sv->buf->rows, (long long)sv->buf->cols);
@@ -151,7 +151,7 @@ static bool exec_tinsert(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
     const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
     int64_t nr = sv->buf->valid_rows, nc = sv->buf->valid_cols;
-    if (d->off0 < 0 || d->off1 < 0 || d->off0 + nr > dv->buf->rows || d->off1 + nc > dv->buf->cols)
+    if (d->off0 < 0 || d->off1 < 0 || d->off0 > dv->buf->rows - nr || d->off1 > dv->buf->cols - nc)   /* no overflow */
         return sim_hard_error(s, i, "tinsert: window (%lld, %lld) of %lldx%lld outside %s (%lldx%lld)",
                               (long long)d->off0, (long long)d->off1, (long long)nr, (long long)nc, dv->buf->name,
                               (long long)dv->buf->rows, (long long)dv->buf->cols);
@@ -180,7 +180,7 @@ static bool timing_only(SimRun *s, const SimDyn *d) {
         const MirBuf *win = i->op == MI_TINSERT ? sv->buf : dv->buf, *whole = i->op == MI_TINSERT ? dv->buf : sv->buf;
         int64_t nr = i->op == MI_TINSERT ? win->valid_rows : win->rows, nc = i->op == MI_TINSERT ? win->valid_cols : win->cols;
         if (i->op == MI_TMOV ? dv->buf->rows != sv->buf->rows || dv->buf->cols != sv->buf->cols
-                             : d->off0 < 0 || d->off1 < 0 || d->off0 + nr > whole->rows || d->off1 + nc > whole->cols)
+                             : d->off0 < 0 || d->off1 < 0 || d->off0 > whole->rows - nr || d->off1 > whole->cols - nc)
             return exec_data(s, d);              /* the data path names the error */
         return true;
     }
