@@ -28,6 +28,8 @@ SimCore *sim_core_new(const Target *t, CoreKind kind) {
         PTOC_ASSERT(c->mem[sp[i]] != NULL, "out of memory");
         c->size[sp[i]] = sz;
     }
+    c->flags = calloc((size_t)PIPE_COUNT * PIPE_COUNT * SIM_MAX_EVENTS, sizeof(SimFlag));
+    PTOC_ASSERT(c->flags != NULL, "out of memory");
     return c;
 }
 
@@ -37,6 +39,7 @@ void sim_core_free(SimCore *c) {
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
     vec_free(&c->vrow);
+    free(c->flags);
     free(c);
 }
 
@@ -286,6 +289,11 @@ static void report_left_tokens(SimRun *s) {
 }
 
 void sim_run_cleanup(SimRun *s) {
+    if (s->flags && s->nflags_set) {                 /* leave the core's table clear for its next run */
+        SimFlag *f = &s->flags[0][0][0];
+        for (int i = 0; i < PIPE_COUNT * PIPE_COUNT * SIM_MAX_EVENTS; i++) f[i].set = false;
+        s->nflags_set = 0;
+    }
     vec_free(&s->dyn);
     for (int p = 0; p < PIPE_COUNT; p++) vec_free(&s->queue[p]);
     vec_free(&s->snaps);
@@ -299,6 +307,7 @@ void sim_run_cleanup(SimRun *s) {
 bool sim_run_prepare(SimRun *s) {
     const Kernel *k = s->k;
     s->arena = arena_new();
+    s->flags = (SimFlag (*)[PIPE_COUNT][SIM_MAX_EVENTS])s->c->flags;
     s->views = ARENA_ARRAY(s->arena, SimView, k->nbufs + 1);
     s->ring_npop = ARENA_ARRAY(s->arena, int32_t, k->nbufs + 1);
     s->ring_cur = ARENA_ARRAY(s->arena, int16_t, k->nbufs + 1);

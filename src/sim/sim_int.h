@@ -31,6 +31,8 @@ struct SimCore {
     VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
     VEC(int32_t) ia, ib, ic;     /* INT8 MAD scratch */
     VEC(double) vrow;            /* vector unit scratch: dense rows (vec.c) */
+    struct SimFlag *flags;       /* PIPE_COUNT² × SIM_MAX_EVENTS, all clear between runs: a run's flag table,
+                                  * kept with the core so no run zeroes 300 KiB (sim_run_prepare / cleanup) */
 };
 
 /* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
@@ -150,7 +152,7 @@ typedef struct SimRun {
     int32_t issued[PIPE_COUNT];  /* per-pipe seq counters during the walk */
     int64_t stall;               /* cycles the scalar unit waited for element reads so far */
     SimEngine eng;
-    SimFlag flags[PIPE_COUNT][PIPE_COUNT][SIM_MAX_EVENTS];
+    SimFlag (*flags)[PIPE_COUNT][SIM_MAX_EVENTS];   /* [src][dst][event]: the core's table (SimCore.flags) */
     int32_t nflags_set;          /* flags set and not yet waited for: the end-of-kernel scan runs only when > 0 */
     /* cross-core channels, during the walk */
     int32_t *ring_npop;          /* per ring (indexed by its first buffer): TPOPs into it issued so far */
