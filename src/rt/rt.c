@@ -376,6 +376,7 @@ static bool rt_bind_params(Rt *rt, const Function *f, void **args, int nargs) {
 }
 
 static void rt_cleanup(Rt *rt) {
+    rt_par_free(rt);
     for (int i = 0; i < rt->buffers.len; i++) free(rt->buffers.data[i]);
     vec_free(&rt->buffers);
     vec_free(&rt->tasks);
@@ -405,6 +406,7 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     rt.tgt = o && o->target ? o->target : target_get(TGT_A2A3);
     rt.arena = arena_new();
     rt_tm_init(&rt.tm);
+    rt_par_init(&rt);
     const Function *f = rt_find_entry(p, entry);
     bool ok;
     if (!f) ok = rt_fail(&rt, RT_ERR_INVALID_ARGS, SPAN_NONE, "no orchestration function '%s'", entry ? entry : "(any)");

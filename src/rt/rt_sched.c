@@ -7,7 +7,9 @@
  * its kind that is free earliest (ties: lowest index; MIX blocks take a whole cluster = AIC i plus
  * AIV 2i, 2i+1); start = max(ready, core free) + dispatch_cycles; end = start + kernel cycles.
  * Kernels run on the calling thread in that order, which is a topological order of the graph, so
- * their data effects never depend on host timing. Hidden allocation tasks take no core and no time. */
+ * their data effects never depend on host timing; with host threads (rt_parallel.c) they may run
+ * earlier on workers, but every decision and report here still follows that order. Hidden
+ * allocation tasks take no core and no time. */
 #include "rt/rt_internal.h"
 
 #include <string.h>
@@ -44,6 +46,12 @@ static RtHeapItem rt_heap_pop(RtHeap *h) {
         i = m;
     }
     return top;
+}
+
+/* Task i's producers have all ended: it joins the ready heap, and host threads may start on it. */
+static void rt_ready(Rt *rt, RtHeap *h, int i) {
+    rt_heap_push(h, rt->tasks.data[i].ready, i);
+    if (rt->par) rt_par_offer(rt, i);
 }
 
 typedef struct RtCores {
@@ -101,30 +109,54 @@ static int64_t rt_cohort_start(RtCores *c, RtCoreKind k, int64_t n, int64_t read
     return start;
 }
 
-/* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
-static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
-    RtTask *t = &rt->tasks.data[ti];
+/* The kernel arguments of task t as its blocks see them; gathers the non-packed views into packed
+ * copies. Called on the runtime's thread (rt_parallel.c too: before any block of the task runs). */
+void rt_task_args_prepare(Rt *rt, const RtTask *t, RtTaskArgs *a) {
     int nt = 0, ns = 0;
     for (int i = 0; i < t->nargs; i++) { if (t->args[i].dir == AD_SCALAR) ns++; else nt++; }
-    void **ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    void **staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    RtView *views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
-    uint64_t *scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
-    void **params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    a->nt = nt, a->ns = ns;
+    a->ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    a->staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    a->views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
+    a->scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
+    a->params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    PTOC_ASSERT(a->ptrs && a->staged && a->views && a->scalars && a->params, "out of memory");
     int k = 0, s = 0;
     for (int i = 0; i < t->nargs; i++) {
-        RtArg *a = &t->args[i];
-        if (a->dir == AD_SCALAR) { params[i] = &scalars[s]; scalars[s++] = a->scalar; continue; }
-        rt_view_of(&a->t, &views[k]);
-        if (views[k].packed) ptrs[k] = rt_tensor_data(&a->t);
+        const RtArg *g = &t->args[i];
+        if (g->dir == AD_SCALAR) { a->params[i] = &a->scalars[s]; a->scalars[s++] = g->scalar; continue; }
+        rt_view_of(&g->t, &a->views[k]);
+        if (a->views[k].packed) a->ptrs[k] = rt_tensor_data(&g->t);
         else {
-            staged[k] = calloc((size_t)rt_tensor_numel(&a->t) + 1, (size_t)dtype_bytes(a->t.dtype));
-            if (!rt->opt || !rt->opt->timing_only) rt_gather(&a->t, staged[k]);
-            ptrs[k] = staged[k];
+            a->staged[k] = calloc((size_t)rt_tensor_numel(&g->t) + 1, (size_t)dtype_bytes(g->t.dtype));
+            if (!rt->opt || !rt->opt->timing_only) rt_gather(&g->t, a->staged[k]);
+            a->ptrs[k] = a->staged[k];
         }
-        params[i] = ptrs[k];
+        a->params[i] = a->ptrs[k];
         k++;
     }
+}
+
+/* After the last block: scatters the written staged views back (when every block succeeded), frees. */
+void rt_task_args_finish(const Rt *rt, const RtTask *t, RtTaskArgs *a, bool ok) {
+    int k = 0;
+    for (int i = 0; i < t->nargs; i++) {
+        if (t->args[i].dir == AD_SCALAR) continue;
+        if (a->staged[k] && ok && rt_is_written(t->args[i].dir) && !(rt->opt && rt->opt->timing_only)) rt_scatter(&t->args[i].t, a->staged[k]);
+        free(a->staged[k]);
+        k++;
+    }
+    free(a->ptrs); free(a->staged); free(a->views); free(a->scalars); free(a->params);
+}
+
+/* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. With
+ * host threads (rt->par) the blocks have already run (rt_parallel.c): here they only take their
+ * cores and times, in the same order, and report (rt_par_commit). */
+static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
+    RtTask *t = &rt->tasks.data[ti];
+    RtTaskArgs a = {0};
+    if (rt->par) rt_par_wait(rt, ti);
+    else rt_task_args_prepare(rt, t, &a);
     int64_t dispatch = (int64_t)(rt->tgt->dispatch_cycles + 0.5);
     bool ok = true;
     t->start = INT64_MAX; t->end = t->ready; t->cycles = 0;
@@ -133,10 +165,10 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         int slot;
         int64_t free_at = rt_claim(cores, t->core, &slot);
         int64_t start = (free_at > ready ? free_at : ready) + dispatch, cyc = 0;
-        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos,
+        RtKernelCall call = { t->kernel, a.ptrs, a.nt, a.views, a.scalars, a.ns, a.params, t->nargs, b, t->block_num, taskpos,
                               rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL,
                               (RtCallCore)t->core, slot, start };
-        ok = rt->run(rt->ud, &call, &cyc, rt->diag);
+        ok = rt->par ? rt_par_commit(rt, ti, &call, &cyc) : rt->run(rt->ud, &call, &cyc, rt->diag);
         if (cyc < 0) cyc = 0;
         rt_release(cores, t->core, slot, start + cyc);
         if (start < t->start) t->start = start;
@@ -144,14 +176,8 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         if (cyc > t->cycles) t->cycles = cyc;
     }
     if (t->start == INT64_MAX) t->start = t->ready;
-    k = 0;
-    for (int i = 0; i < t->nargs; i++) {
-        if (t->args[i].dir == AD_SCALAR) continue;
-        if (staged[k] && ok && rt_is_written(t->args[i].dir) && !(rt->opt && rt->opt->timing_only)) rt_scatter(&t->args[i].t, staged[k]);
-        free(staged[k]);
-        k++;
-    }
-    free(ptrs); free(staged); free(views); free(scalars); free(params);
+    if (rt->par) rt_par_done(rt, ti);
+    else rt_task_args_finish(rt, t, &a, ok);
     return ok;
 }
 
@@ -205,7 +231,8 @@ bool rt_run_pending(Rt *rt) {
         }
     RtCores cores = { rt->cores_aic, rt->cores_aiv, rt->tgt->num_aic, rt->tgt->num_aiv };
     RtHeap heap = {0};
-    for (int i = lo; i < n; i++) if (!pending[i - lo]) rt_heap_push(&heap, rt->tasks.data[i].ready, i);
+    if (rt->par) rt_par_begin(rt, lo, n);
+    for (int i = lo; i < n; i++) if (!pending[i - lo]) rt_ready(rt, &heap, i);
     bool ok = true;
     int ndone = 0;
     while (heap.len && ok) {
@@ -219,9 +246,10 @@ bool rt_run_pending(Rt *rt) {
         for (int k = nsucc[it.idx - lo]; k < nsucc[it.idx - lo + 1]; k++) {
             RtTask *c = &rt->tasks.data[succ[k]];
             if (t->end > c->ready) c->ready = t->end;
-            if (--pending[succ[k] - lo] == 0) rt_heap_push(&heap, c->ready, succ[k]);
+            if (--pending[succ[k] - lo] == 0) rt_ready(rt, &heap, succ[k]);
         }
     }
+    if (rt->par) rt_par_end(rt);
     PTOC_ASSERT(!ok || ndone == m, "task graph has a cycle (%d of %d tasks ran)", ndone, m);
     vec_free(&heap);
     free(pending); free(nsucc); free(succ); free(fill);
