@@ -2,14 +2,15 @@
  * parallel simulation (rt_parallel.c) starts a task early, or runs an SPMD task's blocks at once,
  * only when these ranges show that nothing else can touch the same bytes meanwhile.
  * Requires: a compiled kernel (mir) and the task's scalar arguments (call->params).
- * Produces: per parameter, a conservative element range [lo, hi) of its packed data (lo == hi:
- *   untouched); a range that cannot be bounded is the whole parameter.
+ * Produces: per parameter, a conservative box of its row-major matrix (leading dims folded into
+ *   rows): rows [r0, r1) x columns [c0, c1) (r0 == r1: untouched); what cannot be bounded is the
+ *   whole parameter.
  * Does: interval arithmetic over the kernel's scalar expressions: scalar parameters, block_num and
  *   the lane are exact, block_idx is the call's block (or every block when block_idx < 0), a loop
  *   variable spans its bounds, a value read from memory is unknown. A tload / tstore of an ND
- *   parameter at (row, col) touches whole rows [row, row + valid rows) of the parameter's row-major
- *   matrix; anything else (NZ parameters, element reads and writes, unknown offsets) the whole
- *   parameter. Both branches of an if count. */
+ *   parameter at (row, col) touches rows [row, row + valid rows) x columns [col, col + valid cols);
+ *   anything else (NZ parameters, element reads and writes, unknown offsets) the whole parameter.
+ *   Both branches of an if count; the boxes of one parameter are joined into one. */
 #include "driver/driver_int.h"
 
 #include <string.h>
@@ -71,19 +72,22 @@ static Ival eval(const MirExpr *e, const Ival *vars) {
     }
 }
 
-typedef struct { const Kernel *k; Ival *vars; int64_t *lo, *hi; } Walk;
+typedef struct { const Kernel *k; Ival *vars; int64_t (*box)[4]; } Walk;
 
-static void touch(Walk *w, int p, int64_t lo, int64_t hi) {
-    if (lo >= hi) return;
-    if (w->lo[p] == w->hi[p]) { w->lo[p] = lo; w->hi[p] = hi; return; }
-    if (lo < w->lo[p]) w->lo[p] = lo;
-    if (hi > w->hi[p]) w->hi[p] = hi;
+static void touch(Walk *w, int p, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    if (r0 >= r1 || c0 >= c1) return;
+    int64_t *b = w->box[p];
+    if (b[0] == b[1]) { b[0] = r0, b[1] = r1, b[2] = c0, b[3] = c1; return; }
+    if (r0 < b[0]) b[0] = r0;
+    if (r1 > b[1]) b[1] = r1;
+    if (c0 < b[2]) b[2] = c0;
+    if (c1 > b[3]) b[3] = c1;
 }
 
-static int64_t param_numel(const MirParam *q) {
-    int64_t n = 1;
-    for (int d = 0; d < q->rank; d++) n *= q->shape[d];
-    return n;
+static void touch_all(Walk *w, int p) {
+    int64_t rows, cols;
+    mir_param_matrix(&w->k->params[p], &rows, &cols);
+    touch(w, p, 0, rows, 0, cols);
 }
 
 static bool packed(const MirParam *q) {
@@ -95,21 +99,20 @@ static bool packed(const MirParam *q) {
     return true;
 }
 
-/* A tload / tstore: whole rows of the window, or the whole parameter. */
+/* A tload / tstore: the window's rows and columns, or the whole parameter. */
 static void touch_window(Walk *w, const MirInst *i) {
     const Kernel *k = w->k;
     const MirParam *q = &k->params[i->param];
-    int64_t n = param_numel(q), rows, cols;
+    int64_t rows, cols;
     int buf = i->op == MI_TLOAD ? i->dst : i->src0;
-    Ival r = eval(i->off[0], w->vars);
+    Ival r = eval(i->off[0], w->vars), c = eval(i->off[1], w->vars);
     mir_param_matrix(q, &rows, &cols);
-    if (q->layout == MIR_LAYOUT_NZ || !packed(q) || r.top || buf < 0 || buf >= k->nbufs || rows <= 0) {
-        touch(w, i->param, 0, n);
+    if (q->layout == MIR_LAYOUT_NZ || !packed(q) || r.top || c.top || buf < 0 || buf >= k->nbufs) {
+        touch_all(w, i->param);
         return;
     }
-    int64_t lo = r.lo < 0 ? 0 : r.lo, hi = r.hi + k->bufs[buf].valid_rows;
-    if (hi > rows) hi = rows;
-    touch(w, i->param, lo * cols, hi * cols);
+    int64_t r1 = r.hi + k->bufs[buf].valid_rows, c1 = c.hi + k->bufs[buf].valid_cols;
+    touch(w, i->param, r.lo < 0 ? 0 : r.lo, r1 > rows ? rows : r1, c.lo < 0 ? 0 : c.lo, c1 > cols ? cols : c1);
 }
 
 static void walk(Walk *w, const MirBlock *b) {
@@ -120,7 +123,7 @@ static void walk(Walk *w, const MirBlock *b) {
             if (i->param >= 0 && i->param < w->k->nparams) touch_window(w, i);
             break;
         case MI_GGETVAL: case MI_GSETVAL:
-            if (i->param >= 0 && i->param < w->k->nparams) touch(w, i->param, 0, param_numel(&w->k->params[i->param]));
+            if (i->param >= 0 && i->param < w->k->nparams) touch_all(w, i->param);
             if (i->op == MI_GGETVAL && i->var >= 0) w->vars[i->var] = TOP;
             break;
         case MI_TGETVAL:
@@ -141,8 +144,8 @@ static void walk(Walk *w, const MirBlock *b) {
     }
 }
 
-/* Unions kernel k's footprint for `call` into lo / hi (k's parameters in call order). */
-static void kernel_footprint(const Kernel *k, const RtKernelCall *call, int64_t *lo, int64_t *hi) {
+/* Joins kernel k's footprint for `call` into box (k's parameters in call order). */
+static void kernel_footprint(const Kernel *k, const RtKernelCall *call, int64_t (*box)[4]) {
     Ival *vars = calloc((size_t)k->nvars + 1, sizeof(Ival));
     PTOC_ASSERT(vars, "out of memory");
     for (int v = 0; v < k->nvars; v++) {
@@ -159,14 +162,14 @@ static void kernel_footprint(const Kernel *k, const RtKernelCall *call, int64_t 
         memcpy(&v, call->params[p], sizeof v);
         vars[q->var - 1] = exact(v);
     }
-    Walk w = { k, vars, lo, hi };
+    Walk w = { k, vars, box };
     walk(&w, &k->body);
     free(vars);
 }
 
-bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t *lo, int64_t *hi) {
+bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t (*box)[4]) {
     DrvSession *s = ud;
-    for (int p = 0; p < call->nparams; p++) lo[p] = hi[p] = 0;
+    for (int p = 0; p < call->nparams; p++) box[p][0] = box[p][1] = box[p][2] = box[p][3] = 0;
     const Function *f = call->kernel;
     DrvKernel *dk[DRV_MAX_MEMBERS];
     int n = 0;
@@ -174,7 +177,7 @@ bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t *lo, int64_
     else if ((dk[0] = drv_kernel_of(s, f))) n = 1;
     for (int j = 0; j < n; j++) {
         if (dk[j]->k->nparams != call->nparams) return false;
-        kernel_footprint(dk[j]->k, call, lo, hi);
+        kernel_footprint(dk[j]->k, call, box);
     }
     return n > 0;
 }

@@ -51,7 +51,13 @@ typedef VEC(ParJob) ParQueue;
 /* Bytes [lo, hi) of buffer addr that task `task` may touch through tensor argument `arg` (the
  * kernel's footprint, RtKernelHooks.footprint); whole: the argument's whole view (then two such
  * views are compared exactly by their strides). block: for the check between SPMD blocks. */
-typedef struct ParFoot { uint64_t addr; int64_t lo, hi, group_max, block; int task, arg; bool write, whole; } ParFoot;
+typedef struct ParFoot {
+    uint64_t addr;
+    int64_t lo, hi, group_max, block;
+    int64_t base, cols, eb, r0, r1, c0, c1;   /* the box: rows x cols of a matrix at element base */
+    int task, arg;
+    bool write, whole;
+} ParFoot;
 typedef VEC(ParFoot) ParFoots;
 
 typedef struct RtPar {
@@ -150,37 +156,57 @@ static void start_task(RtPar *p, int ti, bool urgent) {
 static bool is_kernel_task(const RtTask *t) { return t->core != RT_CORE_NONE && t->block_num > 0 && t->kernel; }
 
 /* The footprint of block `block` (-1: every block) of task ti, appended to out: per tensor argument
- * the kernel's element range mapped to buffer bytes. A staged (non-packed) view is gathered and
- * scattered whole, so it counts whole; inside its private copy only blocks meet (key: the argument). */
+ * the kernel's box mapped to buffer bytes. A staged (non-packed) view is gathered and scattered
+ * whole, so it counts whole; inside its private copy only blocks meet (key: the argument). */
 static void footprint(const Rt *rt, int ti, int64_t block, bool private_keys, ParFoots *out) {
     const RtTask *t = &rt->tasks.data[ti];
     int n = t->nargs;
     void **params = calloc((size_t)n + 1, sizeof(void *));
-    int64_t *lo = calloc((size_t)n + 1, sizeof(int64_t)), *hi = calloc((size_t)n + 1, sizeof(int64_t));
-    PTOC_ASSERT(params && lo && hi, "out of memory");
+    int64_t (*box)[4] = calloc((size_t)n + 1, sizeof *box);
+    PTOC_ASSERT(params && box, "out of memory");
     for (int a = 0; a < n; a++)
         if (t->args[a].dir == AD_SCALAR) params[a] = (void *)&t->args[a].scalar;
     RtKernelCall call = { t->kernel, NULL, 0, NULL, NULL, 0, params, n, block, t->block_num, ti, NULL, (RtCallCore)t->core, 0, 0 };
-    bool known = rt->opt->hooks->footprint && rt->opt->hooks->footprint(rt->ud, &call, lo, hi);
+    bool known = rt->opt->hooks->footprint && rt->opt->hooks->footprint(rt->ud, &call, box);
     for (int a = 0; a < n; a++) {
         const RtTensor *x = &t->args[a].t;
         if (t->args[a].dir == AD_SCALAR) continue;
-        int64_t eb = dtype_bytes(x->dtype), numel = rt_tensor_numel(x);
-        if (!known || lo[a] < 0 || hi[a] > numel || lo[a] > hi[a]) lo[a] = 0, hi[a] = numel;
-        if (lo[a] == hi[a]) continue;
-        ParFoot f = { x->addr, 0, 0, 0, block, ti, a, rt_is_written(t->args[a].dir), false };
-        if (rt_tensor_packed(x) || x->ndims == 0) {
-            f.lo = ((int64_t)x->start + lo[a]) * eb, f.hi = ((int64_t)x->start + hi[a]) * eb;
-            f.whole = lo[a] == 0 && hi[a] == numel;
-        } else if (private_keys) {
-            f.addr = (uint64_t)a, f.lo = lo[a] * eb, f.hi = hi[a] * eb;   /* the task's own staged copy */
-        } else {
-            f.lo = (int64_t)x->start * eb, f.hi = ((int64_t)x->start + rt_tensor_extent(x)) * eb;
-            f.whole = true;
+        int64_t eb = dtype_bytes(x->dtype), numel = rt_tensor_numel(x), cols = x->ndims ? x->shape[x->ndims - 1] : 1;
+        int64_t rows = cols > 0 ? numel / cols : 0, *b = box[a];
+        if (numel == 0) continue;
+        if (!known || b[0] < 0 || b[1] > rows || b[2] < 0 || b[3] > cols || b[0] > b[1] || b[2] > b[3])
+            b[0] = 0, b[1] = rows, b[2] = 0, b[3] = cols;
+        if (b[0] == b[1] || b[2] == b[3]) continue;
+        ParFoot f = { x->addr, 0, 0, 0, block, (int64_t)x->start, cols, eb, b[0], b[1], b[2], b[3], ti, a,
+                      rt_is_written(t->args[a].dir), false };
+        f.whole = b[0] == 0 && b[1] == rows && b[2] == 0 && b[3] == cols;
+        if (!rt_tensor_packed(x) && x->ndims > 0) {
+            if (private_keys) f.addr = (uint64_t)a, f.base = 0;              /* the task's own staged copy */
+            else {                                                            /* gathered and scattered whole */
+                f.lo = f.base * eb, f.hi = (f.base + rt_tensor_extent(x)) * eb;
+                f.whole = true, f.cols = 0;
+                vec_push(out, f);
+                continue;
+            }
         }
+        f.lo = (f.base + b[0] * cols + b[2]) * eb, f.hi = (f.base + (b[1] - 1) * cols + b[3]) * eb;
         vec_push(out, f);
     }
-    free(params); free(lo); free(hi);
+    free(params);
+    free(box);
+}
+
+/* Whether two footprints on one buffer may share a byte: boxes of the same matrix by rows and
+ * columns, two whole views of one dtype exactly by their strides (rt_overlap), else by byte range. */
+static bool foots_meet(const Rt *rt, const ParFoot *f, const ParFoot *e) {
+    if (e->hi <= f->lo || f->hi <= e->lo) return false;
+    if (f->cols && f->cols == e->cols && f->base == e->base && f->eb == e->eb)
+        return f->r0 < e->r1 && e->r0 < f->r1 && f->c0 < e->c1 && e->c0 < f->c1;
+    if (!f->whole || !e->whole || f->addr < 1024) return true;
+    RtTensor a = rt->tasks.data[f->task].args[f->arg].t, c = rt->tasks.data[e->task].args[e->arg].t;
+    if (a.dtype != c.dtype) return true;
+    a.version = c.version = 0;
+    return rt_overlap(&a, &c) != RT_OV_NO_OVERLAP;
 }
 
 static int cmp_foot(const void *x, const void *y) {
@@ -211,7 +237,8 @@ static bool blocks_disjoint(const Rt *rt, int ti) {
     bool ok = true;
     for (int x = 0; x < v.len && ok; x++)        /* a sweep: y starts before x ends */
         for (int y = x + 1; y < v.len && v.data[y].addr == v.data[x].addr && v.data[y].lo < v.data[x].hi && ok; y++)
-            if (v.data[x].block != v.data[y].block && (v.data[x].write || v.data[y].write)) ok = false;
+            if (v.data[x].block != v.data[y].block && (v.data[x].write || v.data[y].write) && foots_meet(rt, &v.data[x], &v.data[y]))
+                ok = false;
     vec_free(&v);
     return ok;
 }
@@ -235,17 +262,6 @@ static bool descends(RtPar *p, int b, int x) {
         }
     }
     return false;
-}
-
-/* Whether footprints f (of task b) and e may share a byte. Same-dtype views are compared exactly
- * by their strides (rt_overlap); anything else by byte range. */
-static bool may_overlap(const Rt *rt, const ParFoot *f, const ParFoot *e) {
-    if (e->hi <= f->lo || f->hi <= e->lo) return false;
-    if (!f->whole || !e->whole) return true;
-    RtTensor a = rt->tasks.data[f->task].args[f->arg].t, c = rt->tasks.data[e->task].args[e->arg].t;
-    if (a.dtype != c.dtype) return true;
-    a.version = c.version = 0;
-    return rt_overlap(&a, &c) != RT_OV_NO_OVERLAP;
 }
 
 /* Whether task b may run now: every task not started yet that may touch bytes b touches (one of the
@@ -272,7 +288,7 @@ static bool may_start_early(RtPar *p, int b) {
             const ParFoot *e = &p->foot.data[k];
             if (e->task == b || p->tasks[e->task - p->lo].started || !(f->write || e->write)) continue;
             if (--budget < 0) ok = false;
-            else if (may_overlap(rt, f, e) && (e->task < b || !descends(p, b, e->task))) ok = false;
+            else if (foots_meet(rt, f, e) && (e->task < b || !descends(p, b, e->task))) ok = false;
         }
     }
     vec_free(&mine);
