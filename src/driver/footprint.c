@@ -49,7 +49,8 @@ static Ival bin(MirBinOp op, Ival a, Ival b) {
         return span4(floordiv(a.lo, b.lo), floordiv(a.lo, b.hi), floordiv(a.hi, b.lo), floordiv(a.hi, b.hi));
     case MB_FLOORMOD:
         if (b.lo <= 0) return TOP;
-        if (a.lo >= 0 && a.hi < b.lo) return a;
+        if (b.lo == b.hi && floordiv(a.lo, b.lo) == floordiv(a.hi, b.lo))   /* one period: a shift */
+            return (Ival){ false, a.lo - floordiv(a.lo, b.lo) * b.lo, a.hi - floordiv(a.lo, b.lo) * b.lo };
         return (Ival){ false, 0, b.hi - 1 };
     case MB_MIN: return (Ival){ false, a.lo < b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi };
     case MB_MAX: return (Ival){ false, a.lo > b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi };
