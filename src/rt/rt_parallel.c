@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PAR_SCAN_BUDGET 256    /* footprint entries looked at per offered task before giving up */
+#define PAR_SCAN_BUDGET 512    /* footprint entries looked at per offered task before giving up */
 #define PAR_REACH_BUDGET 512   /* fanin steps per descendant check before giving up */
 #define PAR_MAX_THREADS 64
 
@@ -286,8 +286,8 @@ static bool may_start_early(RtPar *p, int b) {
         }
         for (int k = lo; k < p->foot.len && p->foot.data[k].addr == f->addr && p->foot.data[k].lo < f->hi && ok; k++) {
             const ParFoot *e = &p->foot.data[k];
-            if (e->task == b || p->tasks[e->task - p->lo].started || !(f->write || e->write)) continue;
             if (--budget < 0) ok = false;
+            else if (e->task == b || p->tasks[e->task - p->lo].started || !(f->write || e->write)) continue;
             else if (foots_meet(rt, f, e) && (e->task < b || !descends(p, b, e->task))) ok = false;
         }
     }
