@@ -81,7 +81,7 @@ void drv_block_commit(void *ud, const RtKernelCall *call, void *record);
 bool drv_group_exec(DrvSession *s, const RtKernelCall *call, int64_t *cycles, void **record, DiagSink *diag);
 int drv_group_members(DrvSession *s, const Function *g, DrvKernel **dk);   /* DRV_MAX_MEMBERS; 0: broken */
 /* footprint.c: the GM elements a block may touch (RtKernelHooks.footprint) */
-bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t (*box)[4]);
+bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t (*box)[5]);
 
 /* timeline.c: report/timeline.json. Tracing is on when the run keeps its output tree (--keep,
  * ptoc_keep_dumps). drv_timeline_add records one kernel run: the block's trace shifted by

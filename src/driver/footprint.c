@@ -2,9 +2,9 @@
  * parallel simulation (rt_parallel.c) starts a task early, or runs an SPMD task's blocks at once,
  * only when these ranges show that nothing else can touch the same bytes meanwhile.
  * Requires: a compiled kernel (mir) and the task's scalar arguments (call->params).
- * Produces: per parameter, a conservative box of its row-major matrix (leading dims folded into
- *   rows): rows [r0, r1) x columns [c0, c1) (r0 == r1: untouched); what cannot be bounded is the
- *   whole parameter.
+ * Produces: per parameter, a conservative box of the kernel's row-major matrix of it (leading
+ *   dims folded into rows, `cols` columns): rows [r0, r1) x columns [c0, c1) (r0 == r1: untouched);
+ *   what cannot be bounded is the whole parameter.
  * Does: interval arithmetic over the kernel's scalar expressions: scalar parameters, block_num and
  *   the lane are exact, block_idx is the call's block (or every block when block_idx < 0), a loop
  *   variable spans its bounds, a value read from memory is unknown. A tload / tstore of an ND
@@ -73,12 +73,12 @@ static Ival eval(const MirExpr *e, const Ival *vars) {
     }
 }
 
-typedef struct { const Kernel *k; Ival *vars; int64_t (*box)[4]; } Walk;
+typedef struct { const Kernel *k; Ival *vars; int64_t (*box)[5]; } Walk;
 
 static void touch(Walk *w, int p, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
     if (r0 >= r1 || c0 >= c1) return;
-    int64_t *b = w->box[p];
-    if (b[0] == b[1]) { b[0] = r0, b[1] = r1, b[2] = c0, b[3] = c1; return; }
+    int64_t *b = w->box[p], rows;
+    if (b[0] == b[1]) { b[0] = r0, b[1] = r1, b[2] = c0, b[3] = c1; mir_param_matrix(&w->k->params[p], &rows, &b[4]); return; }
     if (r0 < b[0]) b[0] = r0;
     if (r1 > b[1]) b[1] = r1;
     if (c0 < b[2]) b[2] = c0;
@@ -146,7 +146,7 @@ static void walk(Walk *w, const MirBlock *b) {
 }
 
 /* Joins kernel k's footprint for `call` into box (k's parameters in call order). */
-static void kernel_footprint(const Kernel *k, const RtKernelCall *call, int64_t (*box)[4]) {
+static void kernel_footprint(const Kernel *k, const RtKernelCall *call, int64_t (*box)[5]) {
     Ival *vars = calloc((size_t)k->nvars + 1, sizeof(Ival));
     PTOC_ASSERT(vars, "out of memory");
     for (int v = 0; v < k->nvars; v++) {
@@ -168,9 +168,9 @@ static void kernel_footprint(const Kernel *k, const RtKernelCall *call, int64_t 
     free(vars);
 }
 
-bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t (*box)[4]) {
+bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t (*box)[5]) {
     DrvSession *s = ud;
-    for (int p = 0; p < call->nparams; p++) box[p][0] = box[p][1] = box[p][2] = box[p][3] = 0;
+    for (int p = 0; p < call->nparams; p++) box[p][0] = box[p][1] = box[p][2] = box[p][3] = box[p][4] = 0;
     const Function *f = call->kernel;
     DrvKernel *dk[DRV_MAX_MEMBERS];
     int n = 0;

@@ -58,13 +58,13 @@ typedef bool (*RtRunKernel)(void *ud, const RtKernelCall *call, int64_t *cycles,
  * reports the record (statistics, races, timeline, rt_record_gm) and frees it; record may be NULL
  * (exec failed before producing one), call NULL frees the record without reporting it. footprint
  * bounds, without running anything, what block call->block_idx (every block when it is -1) may
- * touch of each parameter i: box[i] = { r0, r1, c0, c1 }, rows [r0, r1) x columns [c0, c1) of its
- * packed data seen as a row-major matrix of shape[last] columns (r0 == r1: nothing). It must be
+ * touch of each parameter i: box[i] = { r0, r1, c0, c1, cols }, rows [r0, r1) x columns [c0, c1)
+ * of its packed data seen as a row-major matrix of `cols` columns (r0 == r1: nothing). It must be
  * conservative: false (or the whole parameter) when unknown. */
 typedef struct RtKernelHooks {
     bool (*exec)(void *ud, const RtKernelCall *call, int64_t *cycles, void **record, DiagSink *diag);
     void (*commit)(void *ud, const RtKernelCall *call, void *record);
-    bool (*footprint)(void *ud, const RtKernelCall *call, int64_t (*box)[4]);
+    bool (*footprint)(void *ud, const RtKernelCall *call, int64_t (*box)[5]);
 } RtKernelHooks;
 
 typedef struct RtOptions {

@@ -162,7 +162,7 @@ static void footprint(const Rt *rt, int ti, int64_t block, bool private_keys, Pa
     const RtTask *t = &rt->tasks.data[ti];
     int n = t->nargs;
     void **params = calloc((size_t)n + 1, sizeof(void *));
-    int64_t (*box)[4] = calloc((size_t)n + 1, sizeof *box);
+    int64_t (*box)[5] = calloc((size_t)n + 1, sizeof *box);
     PTOC_ASSERT(params && box, "out of memory");
     for (int a = 0; a < n; a++)
         if (t->args[a].dir == AD_SCALAR) params[a] = (void *)&t->args[a].scalar;
@@ -173,8 +173,12 @@ static void footprint(const Rt *rt, int ti, int64_t block, bool private_keys, Pa
         if (t->args[a].dir == AD_SCALAR) continue;
         int64_t eb = dtype_bytes(x->dtype), numel = rt_tensor_numel(x), cols = x->ndims ? x->shape[x->ndims - 1] : 1;
         int64_t rows = cols > 0 ? numel / cols : 0, *b = box[a];
-        if (numel == 0) continue;
-        if (!known || b[0] < 0 || b[1] > rows || b[2] < 0 || b[3] > cols || b[0] > b[1] || b[2] > b[3])
+        if (numel == 0 || (known && b[0] == b[1])) continue;        /* untouched */
+        if (known && b[0] < b[1] && b[2] < b[3] && b[4] != cols && b[4] > 0 && b[0] >= 0 && b[2] >= 0 && b[3] <= b[4] &&
+            b[1] <= numel / b[4]) {                  /* the kernel sees another shape: its rows' span */
+            int64_t e0 = b[0] * b[4] + b[2], e1 = (b[1] - 1) * b[4] + b[3];
+            b[0] = e0 / cols, b[1] = (e1 + cols - 1) / cols, b[2] = 0, b[3] = cols;
+        } else if (!known || b[4] != cols || b[0] < 0 || b[1] > rows || b[2] < 0 || b[3] > cols || b[0] > b[1] || b[2] > b[3])
             b[0] = 0, b[1] = rows, b[2] = 0, b[3] = cols;
         if (b[0] == b[1] || b[2] == b[3]) continue;
         ParFoot f = { x->addr, 0, 0, 0, block, (int64_t)x->start, cols, eb, b[0], b[1], b[2], b[3], ti, a,
