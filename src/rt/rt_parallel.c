@@ -62,7 +62,7 @@ typedef VEC(ParFoot) ParFoots;
 
 typedef struct RtPar {
     Rt *rt;
-    pthread_t threads[PAR_MAX_THREADS];
+    pthread_t threads[PAR_MAX_THREADS];   /* workers; the runtime's thread works too (rt_par_wait) */
     int nthreads;
     pthread_mutex_t lock;
     pthread_cond_t work, done;
@@ -303,8 +303,8 @@ static bool may_start_early(RtPar *p, int b) {
 void rt_par_init(Rt *rt) {
     const RtOptions *o = rt->opt;
     if (!o || !o->hooks || o->threads == 1) return;
-    long n = o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
-    if (n <= 1) return;
+    long n = (o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN)) - 1;   /* workers beside this thread */
+    if (n < 1) return;
     if (n > PAR_MAX_THREADS) n = PAR_MAX_THREADS;
     RtPar *p = calloc(1, sizeof *p);
     PTOC_ASSERT(p, "out of memory");
@@ -363,12 +363,21 @@ void rt_par_offer(Rt *rt, int ti) {
     if (is_kernel_task(&rt->tasks.data[ti]) && may_start_early(p, ti)) start_task(p, ti, false);
 }
 
+/* The runtime's thread works while it waits (urgent jobs first): it stays runnable instead of
+ * sleeping on a condition variable, which on a loaded host costs a scheduling delay per task. */
 void rt_par_wait(Rt *rt, int ti) {
     RtPar *p = rt->par;
     ParTask *pt = &p->tasks[ti - p->lo];
     if (!pt->started) start_task(p, ti, true);
     pthread_mutex_lock(&p->lock);
-    while (pt->state != PAR_DONE) pthread_cond_wait(&p->done, &p->lock);
+    while (pt->state != PAR_DONE) {
+        ParJob j;
+        if (take_job(p, &j)) {
+            pthread_mutex_unlock(&p->lock);
+            run_job(p, j);
+            pthread_mutex_lock(&p->lock);
+        } else pthread_cond_wait(&p->done, &p->lock);
+    }
     pthread_mutex_unlock(&p->lock);
 }
 
