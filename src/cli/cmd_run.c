@@ -27,6 +27,7 @@ static void run_usage(FILE *f) {
             "  --seed N        seed of the random inputs (default 1)\n"
             "  --no-race-check do not run the simulator's race detector\n"
             "  --timing-only   simulate timing only: no data moved or computed, no golden run or comparison\n"
+            "  --threads N     host threads simulating kernels (default 1, 0 = one per CPU); results never change\n"
             "  --cores N       cube cores the automatic multi-core split may use (1 = no split; default all)\n"
             "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values (an unshaped\n"
             "                  pl.Tensor parameter takes the file's shape and dtype)\n"
