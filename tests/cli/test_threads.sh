@@ -6,7 +6,9 @@
 # exit status. The programs: independent matmul regions (run early on workers), a vector kernel, a
 # mixed (cube + vector) kernel, SPMD tasks (blocks on workers; split-K's atomic adds keep their
 # order), and racy programs that must fail the same way whatever the thread count (tasks that race
-# are run in their serial order, so even their data is the same). Also: a bad thread count is refused.
+# are run in their serial order, so even their data is the same), programs that read tensor elements in
+# orchestration (each read ends a batch of the streaming runtime) and runs without the race check
+# (one thread retires task records; more keep them). Also: a bad thread count is refused.
 # Uses no Python. Usage: tests/cli/test_threads.sh BUILD_DIR. Prints PASS/FAIL lines, "N passed, M failed" last.
 set -u
 BUILD=${1:-build}
@@ -34,7 +36,12 @@ spmd_splitk_atomic|examples/splitk_spmd.py|c|
 spmd_attention|examples/attention_spmd.py|o|--target a5
 race_tasks|tests/e2e/fail/manual_scope_missing_dep_fp32.py|c|
 race_blocks|tests/e2e/fail/spmd_blocks_overlap_race_fp32.py|y|
-timing_only|bench/threads_8mm.py||--timing-only"
+timing_only|bench/threads_8mm.py||--timing-only
+read_loop|tests/e2e/read_orch_loop_count_int32.py|y|
+read_scale|tests/e2e/read_orch_scale_fp16.py|y|
+read_after_store|tests/e2e/read_after_store_fp32.py|z|
+no_race_check|bench/threads_8mm.py|c|--no-race-check
+read_no_race_check|tests/e2e/read_orch_loop_count_int32.py|y|--no-race-check"
 
 while IFS='|' read -r name prog out extra; do
     [ -n "$name" ] || continue
