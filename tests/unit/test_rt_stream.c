@@ -1,7 +1,8 @@
 /* test_rt_stream — the streaming runtime (rt_sched.c, rt_live.c): tasks are scheduled while the
  * orchestration runs and retire once CONSUMED, so memory per task is bounded; retirement never
  * changes a result (the schedule with every record kept — race check, deps.json — is identical);
- * a full ring stalls the orchestrator until its oldest task is consumed (flow control, spec §7). */
+ * a full ring stalls the orchestrator until its oldest task is consumed (flow control, spec §7);
+ * host threads (batches instead of streaming, every record kept) give the same schedule. */
 #include "test.h"
 #include "rt_build_util.h"
 
