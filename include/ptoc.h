@@ -45,7 +45,7 @@ void ptoc_program_free(ptoc_program *p);
  *   golden          "0" (default) | "1"   ptoc_run also runs the reference interpreter on copies
  *                                          of the inputs and adds the comparison to the report
  *   seed            unsigned integer (used by ptoc_run_random)
- *   threads         runtime host threads, "0" = one per CPU
+ *   threads         host threads simulating kernels (default "1"), "0" = one per CPU; results never change
  *   cores           cube cores the automatic multi-core split may use: "1" = no split, default all
  *                   (AutoSplitCores; above the target's cube cores fails at ptoc_compile)
  *   capture_deps    "0" (default) | "1"   record the runtime's deps.json (ptoc_deps_json)

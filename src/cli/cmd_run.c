@@ -29,6 +29,7 @@ static void run_usage(FILE *f) {
             "  --check-pto-isa DIR  also run every kernel's PTO-ISA C++ through pto-isa's CPU simulation (headers in\n"
             "                  DIR/include) and compare with ptoc's simulator bit for bit (docs/backend.md)\n"
             "  --timing-only   simulate timing only: no data moved or computed, no golden run or comparison\n"
+            "  --threads N     host threads simulating kernels (default 1, 0 = one per CPU); results never change\n"
             "  --cores N       cube cores the automatic multi-core split may use (1 = no split; default all)\n"
             "  --in NAME=F     read input parameter NAME from the .npy file F instead of random values (an unshaped\n"
             "                  pl.Tensor parameter takes the file's shape and dtype)\n"

@@ -16,6 +16,7 @@ void drv_options_defaults(DrvOptions *o) {
     o->seed = 1;
     o->race_check = true;
     o->pipeline_dbc = true;
+    o->threads = 1;     /* parallel simulation is opt-in: every worker holds its own core and race shadow (RSS) */
 }
 
 static bool parse_bool(const char *v, bool *out) {

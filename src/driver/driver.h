@@ -39,7 +39,7 @@ typedef struct DrvOptions {
     bool golden;                    /* drv_run compares with the interpreter; default false */
     bool timing_only;               /* simulate timing only: no data moved or computed, no golden run, no
                                        input data (drv_run_random leaves the buffers untouched) */
-    int threads;                    /* runtime host threads, 0 = one per CPU */
+    int threads;                    /* host threads simulating kernels (default 1), 0 = one per CPU */
     int cores;                      /* --cores N: cube cores AutoSplitCores may use, 0 = all of the target */
     const char *dump_dir;           /* write 00_frontend.py + NN_after_<Pass>.py here (NULL = no) */
     const char *const *defines;     /* -D NAME=VALUE (builder free names, module constants, pl.dynamic

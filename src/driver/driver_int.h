@@ -78,9 +78,16 @@ void drv_pool_release(DrvSession *s, struct SimCore *c);
 DrvKernel *drv_kernel_of(DrvSession *s, const Function *f);      /* the compiled kernel of function f */
 struct SimResult;
 void drv_record(DrvSession *s, DrvKernel *dk, const struct SimResult *r);   /* a run's statistics, races, sync errors */
+/* What one block's kernels report (one kernel, or the members of a mixed task), kept from the run
+ * (any host thread) to drv_block_commit (the runtime's thread, serial order; call NULL: free only). */
+#define DRV_MAX_MEMBERS 3
+typedef struct DrvBlockRec { int n; DrvKernel *dk[DRV_MAX_MEMBERS]; SimResult r[DRV_MAX_MEMBERS]; } DrvBlockRec;
+void drv_block_commit(void *ud, const RtKernelCall *call, void *record);
 /* run_group.c: one block of a mixed task (a Group function) on one simulated cluster */
-struct RtKernelCall;
-bool drv_run_group(DrvSession *s, const struct RtKernelCall *call, int64_t *cycles, DiagSink *diag);
+bool drv_group_exec(DrvSession *s, const RtKernelCall *call, int64_t *cycles, void **record, DiagSink *diag);
+int drv_group_members(DrvSession *s, const Function *g, DrvKernel **dk);   /* DRV_MAX_MEMBERS; 0: broken */
+/* footprint.c: the GM elements a block may touch (RtKernelHooks.footprint) */
+bool drv_block_footprint(void *ud, const RtKernelCall *call, int64_t (*box)[5]);
 
 /* timeline.c: report/timeline.json. Tracing is on when the run keeps its output tree (--keep,
  * ptoc_keep_dumps). drv_timeline_add records one kernel run: the block's trace shifted by

@@ -138,11 +138,14 @@ const Target *drv_block_timing(const DrvSession *s, CoreKind kind, int64_t block
     return target_share_gm(t, blocks * members, buf);
 }
 
-static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
+/* Runs one block on a pooled core; keeps its reports in a DrvBlockRec (drv_block_commit reports them). */
+static bool block_exec(void *ud, const RtKernelCall *call, int64_t *cycles, void **record, DiagSink *diag) {
     DrvSession *s = ud;
+    *record = NULL;
+    *cycles = 0;
     if (call->kernel && call->kernel->type == FT_GROUP) {
         if (s->ptocheck) pto_check_mixed(s, call->kernel);
-        return drv_run_group(s, call, cycles, diag);
+        return drv_group_exec(s, call, cycles, record, diag);
     }
     DrvKernel *dk = drv_kernel_of(s, call->kernel);
     if (!dk) {
@@ -156,28 +159,54 @@ static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagS
                    k->nparams, call->nparams);
         return false;
     }
-    void **gm = call->params;
     Target timing;
     SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
                       drv_block_timing(s, k->core, call->block_num, 1, &timing),
                       s->opt.timing_only };
-    SimResult r;
-    memset(&r, 0, sizeof r);
-    StrBuf *rec = s->ptocheck ? pto_check_pre(s, call, dk) : NULL;   /* --check-pto-isa: the block's arguments */
+    DrvBlockRec *rec = calloc(1, sizeof *rec);
+    PTOC_ASSERT(rec, "out of memory");
+    StrBuf *prec = s->ptocheck ? pto_check_pre(s, call, dk) : NULL;   /* --check-pto-isa (one host thread): the block's arguments */
     SimCore *core = drv_pool_acquire(s, k->core);
-    bool ok = sim_run(core, k, gm, &so, &r, diag);
+    bool ok = sim_run(core, k, call->params, &so, &rec->r[0], diag);
     drv_pool_release(s, core);
-    if (rec) pto_check_post(s, call, dk, rec, ok);
-    if (ok) drv_record(s, dk, &r);
-    if (ok && so.trace) drv_timeline_add(s, call, k, k->core, drv_timeline_core(call, k), &r);
-    for (int i = 0; ok && call->gm_sink && i < r.gm.len; i++) {
-        const SimGmAccess *a = &r.gm.data[i];
-        rt_record_gm(call->gm_sink, a->param, a->lo, a->hi, a->write, a->atomic);
+    if (prec) pto_check_post(s, call, dk, prec, ok);
+    rec->n = 1, rec->dk[0] = dk;
+    *cycles = rec->r[0].cycles;
+    if (!ok) { drv_block_commit(s, NULL, rec); return false; }
+    *record = rec;
+    return true;
+}
+
+/* Reports a block's kernels in order (statistics, races, timeline, GM accesses for the task-level race
+ * check), then frees the record; call NULL only frees it. */
+void drv_block_commit(void *ud, const RtKernelCall *call, void *record) {
+    DrvSession *s = ud;
+    DrvBlockRec *rec = record;
+    if (!rec) return;
+    for (int j = 0; j < rec->n; j++) {
+        const SimResult *r = &rec->r[j];
+        const Kernel *k = rec->dk[j]->k;
+        if (call) {
+            drv_record(s, rec->dk[j], r);
+            if (drv_timeline_on(s)) drv_timeline_add(s, call, k, k->core, drv_timeline_core(call, k), r);
+            for (int i = 0; call->gm_sink && i < r->gm.len; i++) {
+                const SimGmAccess *a = &r->gm.data[i];
+                rt_record_gm(call->gm_sink, a->param, a->lo, a->hi, a->write, a->atomic);
+            }
+        }
+        sim_result_free(&rec->r[j]);
     }
-    *cycles = r.cycles;
-    sim_result_free(&r);
+    free(rec);
+}
+
+static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
+    void *rec;
+    bool ok = block_exec(ud, call, cycles, &rec, diag);
+    drv_block_commit(ud, call, rec);
     return ok;
 }
+
+static const RtKernelHooks block_hooks = { block_exec, drv_block_commit, drv_block_footprint };
 
 void drv_run_reset(DrvSession *s) {
     DrvRunStats *r = &s->run;
@@ -321,8 +350,9 @@ static bool golden_run(DrvSession *s, void **gold) {
 }
 
 static bool execute(DrvSession *s, void **bufs, int nbufs) {
-    RtOptions ro = { .target = s->opt.target, .threads = s->opt.threads, .capture_deps = s->opt.capture_deps,
-                     .race_check = s->opt.race_check, .timing_only = s->opt.timing_only };
+    RtOptions ro = { .target = s->opt.target, .threads = s->ptocheck ? 1 : s->opt.threads,   /* the pto-isa replay records blocks in run order */
+                     .hooks = &block_hooks,
+                     .capture_deps = s->opt.capture_deps, .race_check = s->opt.race_check, .timing_only = s->opt.timing_only };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();

@@ -386,6 +386,7 @@ static bool rt_bind_params(Rt *rt, const Function *f, void **args, int nargs) {
 }
 
 static void rt_cleanup(Rt *rt) {
+    rt_par_free(rt);
     for (int i = 0; i < rt->buffers.len; i++) free(rt->buffers.data[i]);
     vec_free(&rt->buffers);
     rt_live_free(rt);
@@ -414,9 +415,11 @@ bool rt_run(const Program *p, const char *entry, void **args, int nargs, const R
     rt.prog = p; rt.opt = o; rt.run = run; rt.ud = ud; rt.diag = diag;
     rt.tgt = o && o->target ? o->target : target_get(TGT_A2A3);
     rt.arena = arena_new();
-    rt.keep = o && (o->race_check || o->capture_deps);   /* those reports read every task after the run */
     rt.want_infos = !(o && o->no_task_list);
     rt_tm_init(&rt.tm);
+    rt_par_init(&rt);
+    /* those reports read every task after the run; host threads read every task of a batch */
+    rt.keep = (o && (o->race_check || o->capture_deps)) || rt.par;
     const Function *f = rt_find_entry(p, entry);
     bool ok;
     if (!f) ok = rt_fail(&rt, RT_ERR_INVALID_ARGS, SPAN_NONE, "no orchestration function '%s'", entry ? entry : "(any)");

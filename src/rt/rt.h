@@ -51,11 +51,28 @@ typedef struct RtKernelCall {
 } RtKernelCall;
 typedef bool (*RtRunKernel)(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag);
 
+/* The two-phase form of the callback, for parallel simulation (rt_parallel.c, RtOptions.threads):
+ * exec runs one block on any host thread (core_index / start_cycle are not known yet and read as 0;
+ * gm_sink is only a flag there) and keeps everything the block would report in *record; commit is
+ * then called on the runtime's thread in the serial execution order with the final call and
+ * reports the record (statistics, races, timeline, rt_record_gm) and frees it; record may be NULL
+ * (exec failed before producing one), call NULL frees the record without reporting it. footprint
+ * bounds, without running anything, what block call->block_idx (every block when it is -1) may
+ * touch of each parameter i: box[i] = { r0, r1, c0, c1, cols }, rows [r0, r1) x columns [c0, c1)
+ * of its packed data seen as a row-major matrix of `cols` columns (r0 == r1: nothing). It must be
+ * conservative: false (or the whole parameter) when unknown. */
+typedef struct RtKernelHooks {
+    bool (*exec)(void *ud, const RtKernelCall *call, int64_t *cycles, void **record, DiagSink *diag);
+    void (*commit)(void *ud, const RtKernelCall *call, void *record);
+    bool (*footprint)(void *ud, const RtKernelCall *call, int64_t (*box)[5]);
+} RtKernelHooks;
+
 typedef struct RtOptions {
     const Target *target;
-    int threads;                   /* host worker threads; 0 = one per CPU. The MVP executes
-                                      blocks on the calling thread in simulated-time order, so
-                                      results never depend on host timing (value ignored). */
+    int threads;                   /* host worker threads simulating kernels; 0 = one per CPU, 1 = all
+                                      on the calling thread. More than one needs `hooks`; results,
+                                      cycles and reports are the same for every count (docs/runtime.md) */
+    const RtKernelHooks *hooks;    /* the two-phase callback (NULL: `run` only, one thread) */
     bool capture_deps;             /* build deps.json */
     bool race_check;               /* check that tasks touching overlapping GM (one writing) are ordered */
     bool timing_only;              /* no data: tensor buffers are never read or written (views are not

@@ -172,6 +172,9 @@ typedef struct Rt {
     int nrun;                          /* tasks [0, nrun) have run (rt_run_pending) */
     int64_t orch_time;                 /* the orchestrator's clock: tasks submitted now are ready no earlier */
     int64_t *cores_aic, *cores_aiv;    /* free time of each core across batches */
+    struct RtPar *par;                 /* host worker threads (rt_parallel.c), NULL: one thread */
+    bool par_batch;                    /* a batch runs with the host threads (rt_run_pending) */
+    int par_lo;                        /* tasks below this index have all ended (host-thread batches) */
 } Rt;
 
 /* Whether a task writes an argument of this direction (its data is copied back, it orders readers). */
@@ -221,6 +224,20 @@ bool rt_run_pending(Rt *rt);                         /* runs every submitted tas
 void rt_wire(Rt *rt, int ti);                        /* after its deps: readiness, RETAIN claims, heap */
 bool rt_drain(Rt *rt, bool all);                     /* runs the ready tasks due by the orchestrator's clock */
 bool rt_pop_task(Rt *rt);                            /* runs the first ready task */
+/* A task's kernel arguments as its blocks see them (non-packed views staged in packed copies). */
+typedef struct RtTaskArgs { void **ptrs, **staged, **params; RtView *views; uint64_t *scalars; int nt, ns; } RtTaskArgs;
+void rt_task_args_prepare(Rt *rt, const RtTask *t, RtTaskArgs *a);
+void rt_task_args_finish(const Rt *rt, const RtTask *t, RtTaskArgs *a, bool ok);
+
+/* rt_parallel.c: kernels simulated on host worker threads, reported in the serial order. */
+void rt_par_init(Rt *rt);                            /* starts the workers when opt->threads asks for them */
+void rt_par_free(Rt *rt);
+void rt_par_begin(Rt *rt, int lo, int n);            /* a batch of tasks [lo, n) starts */
+void rt_par_offer(Rt *rt, int ti);                   /* ti is ready: run it early when that cannot change results */
+void rt_par_wait(Rt *rt, int ti);                    /* ti is next in the serial order: run it now if not yet, wait */
+bool rt_par_commit(Rt *rt, int ti, const RtKernelCall *call, int64_t *cycles);   /* reports block call->block_idx */
+void rt_par_done(Rt *rt, int ti);                    /* every block of ti reported */
+void rt_par_end(Rt *rt);                             /* the batch ended (or failed): waits for the workers */
 
 /* rt_live.c */
 RtTask *rt_task(Rt *rt, int idx);                    /* NULL once retired (never in keep mode) */

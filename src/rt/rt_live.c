@@ -160,10 +160,17 @@ void rt_retire(Rt *rt) {
 }
 
 /* Allocation on a ring succeeds while local_id - last_task_alive + 1 < window (§7): otherwise the
- * orchestrator stalls until the ring's oldest task is CONSUMED, and its clock moves to that time. */
+ * orchestrator stalls until the ring's oldest task is CONSUMED, and its clock moves to that time.
+ * With host threads (Rt.par) the orchestration skipped its drains, so a full ring first runs the
+ * tasks they would have run (due by the clock) and retires: the ring then holds what it holds in a
+ * one-thread run, and the stall is the same. These runs are on the runtime's thread (no batch). */
 bool rt_ring_reserve(Rt *rt, int ring, Span sp) {
     int window = rt->opt && rt->opt->task_window > 0 ? rt->opt->task_window : 16384;
     RtRingQ *q = &rt->rings[ring];
+    if (rt->par && q->len >= window - 1) {       /* host threads: first what the drains skipped did */
+        if (!rt_drain(rt, false)) return false;
+        rt_retire(rt);
+    }
     while (q->len >= window - 1) {
         int idx = q->q[q->head];
         RtTask *t = rt_task(rt, idx);

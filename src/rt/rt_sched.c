@@ -8,7 +8,10 @@
  * its kind that is free earliest (ties: lowest index; MIX blocks take a whole cluster = AIC i plus
  * AIV 2i, 2i+1); start = max(ready, core free) + dispatch_cycles; end = start + kernel cycles.
  * Kernels run on the calling thread in that order, which is a topological order of the graph, so
- * their data effects never depend on host timing. Hidden allocation tasks take no core and no time. */
+ * their data effects never depend on host timing. With host threads (rt_parallel.c, Rt.par) the
+ * orchestration does not drain: the tasks run in batches (rt_run_pending: tensor.read / write and
+ * the end) whose kernels may run early on workers, but every decision and report here still follows
+ * the same order. Hidden allocation tasks take no core and no time. */
 #include "rt/rt_internal.h"
 
 #include <string.h>
@@ -106,55 +109,97 @@ static int64_t rt_cohort_start(RtCores *c, RtCoreKind k, int64_t n, int64_t read
  * task costs no allocation (runtime throughput, issue 12). */
 enum { RT_CALL_INL = 8 };
 typedef struct RtCallBufs {
-    void **ptrs, **staged, **params; RtView *views; uint64_t *scalars;
+    RtTaskArgs a;
     void *ptrs_i[RT_CALL_INL], *staged_i[RT_CALL_INL], *params_i[2 * RT_CALL_INL + 1];
     RtView views_i[RT_CALL_INL]; uint64_t scalars_i[RT_CALL_INL];
     bool heap;
 } RtCallBufs;
 
+static void rt_count_args(const RtTask *t, int *nt, int *ns) {
+    *nt = *ns = 0;
+    for (int i = 0; i < t->nargs; i++) { if (t->args[i].dir == AD_SCALAR) (*ns)++; else (*nt)++; }
+}
+
+static void rt_args_alloc(RtTaskArgs *a, int nt, int ns) {
+    a->ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    a->staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
+    a->views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
+    a->scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
+    a->params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
+    PTOC_ASSERT(a->ptrs && a->staged && a->views && a->scalars && a->params, "out of memory");
+}
+
+static void rt_args_release(RtTaskArgs *a) {
+    free(a->ptrs); free(a->staged); free(a->views); free(a->scalars); free(a->params);
+}
+
 static void rt_call_bufs_get(RtCallBufs *b, int nt, int ns) {
     b->heap = nt > RT_CALL_INL || ns > RT_CALL_INL;
-    if (!b->heap) {
-        memset(b->ptrs_i, 0, sizeof b->ptrs_i); memset(b->staged_i, 0, sizeof b->staged_i);
-        memset(b->params_i, 0, sizeof b->params_i); memset(b->scalars_i, 0, sizeof b->scalars_i);
-        b->ptrs = b->ptrs_i; b->staged = b->staged_i; b->params = b->params_i; b->views = b->views_i; b->scalars = b->scalars_i;
-        return;
-    }
-    b->ptrs = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    b->staged = calloc((size_t)(nt ? nt : 1), sizeof(void *));
-    b->views = calloc((size_t)(nt ? nt : 1), sizeof(RtView));
-    b->scalars = calloc((size_t)(ns ? ns : 1), sizeof(uint64_t));
-    b->params = calloc((size_t)nt + (size_t)ns + 1, sizeof(void *));
-    PTOC_ASSERT(b->ptrs && b->staged && b->views && b->scalars && b->params, "out of memory");
+    b->a.nt = nt, b->a.ns = ns;
+    if (b->heap) { rt_args_alloc(&b->a, nt, ns); return; }
+    memset(b->ptrs_i, 0, sizeof b->ptrs_i); memset(b->staged_i, 0, sizeof b->staged_i);
+    memset(b->params_i, 0, sizeof b->params_i); memset(b->scalars_i, 0, sizeof b->scalars_i);
+    b->a.ptrs = b->ptrs_i; b->a.staged = b->staged_i; b->a.params = b->params_i; b->a.views = b->views_i;
+    b->a.scalars = b->scalars_i;
 }
 
-static void rt_call_bufs_put(RtCallBufs *b) {
-    if (b->heap) { free(b->ptrs); free(b->staged); free(b->views); free(b->scalars); free(b->params); }
-}
-
-/* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. */
-static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
-    RtTask *t = rt_task(rt, ti);
-    int nt = 0, ns = 0;
-    for (int i = 0; i < t->nargs; i++) { if (t->args[i].dir == AD_SCALAR) ns++; else nt++; }
-    RtCallBufs cb;
-    rt_call_bufs_get(&cb, nt, ns);
-    void **ptrs = cb.ptrs, **staged = cb.staged, **params = cb.params;
-    RtView *views = cb.views;
-    uint64_t *scalars = cb.scalars;
+/* Fills the arrays of a with task t's arguments as its blocks see them; gathers the non-packed
+ * views into packed copies. */
+static void rt_args_fill(Rt *rt, const RtTask *t, RtTaskArgs *a) {
     int k = 0, s = 0;
     for (int i = 0; i < t->nargs; i++) {
-        RtArg *a = &t->args[i];
-        if (a->dir == AD_SCALAR) { params[i] = &scalars[s]; scalars[s++] = a->scalar; continue; }
-        rt_view_of(&a->t, &views[k]);
-        if (views[k].packed) ptrs[k] = rt_tensor_data(&a->t);
+        const RtArg *g = &t->args[i];
+        if (g->dir == AD_SCALAR) { a->params[i] = &a->scalars[s]; a->scalars[s++] = g->scalar; continue; }
+        rt_view_of(&g->t, &a->views[k]);
+        if (a->views[k].packed) a->ptrs[k] = rt_tensor_data(&g->t);
         else {
-            staged[k] = calloc((size_t)rt_tensor_numel(&a->t) + 1, (size_t)dtype_bytes(a->t.dtype));
-            if (!rt->opt || !rt->opt->timing_only) rt_gather(&a->t, staged[k]);
-            ptrs[k] = staged[k];
+            a->staged[k] = calloc((size_t)rt_tensor_numel(&g->t) + 1, (size_t)dtype_bytes(g->t.dtype));
+            PTOC_ASSERT(a->staged[k], "out of memory");
+            if (!rt->opt || !rt->opt->timing_only) rt_gather(&g->t, a->staged[k]);
+            a->ptrs[k] = a->staged[k];
         }
-        params[i] = ptrs[k];
+        a->params[i] = a->ptrs[k];
         k++;
+    }
+}
+
+/* After the last block: scatters the written staged views back (when every block succeeded). */
+static void rt_args_scatter(const Rt *rt, const RtTask *t, RtTaskArgs *a, bool ok) {
+    int k = 0;
+    for (int i = 0; i < t->nargs; i++) {
+        if (t->args[i].dir == AD_SCALAR) continue;
+        if (a->staged[k] && ok && rt_is_written(t->args[i].dir) && !(rt->opt && rt->opt->timing_only)) rt_scatter(&t->args[i].t, a->staged[k]);
+        free(a->staged[k]);
+        k++;
+    }
+}
+
+/* The heap-allocated form, for rt_parallel.c (a task's arguments outlive this call there); called
+ * on the runtime's thread before any block of the task runs. */
+void rt_task_args_prepare(Rt *rt, const RtTask *t, RtTaskArgs *a) {
+    rt_count_args(t, &a->nt, &a->ns);
+    rt_args_alloc(a, a->nt, a->ns);
+    rt_args_fill(rt, t, a);
+}
+
+void rt_task_args_finish(const Rt *rt, const RtTask *t, RtTaskArgs *a, bool ok) {
+    rt_args_scatter(rt, t, a, ok);
+    rt_args_release(a);
+}
+
+/* Runs every block of task ti on simulated cores; stages non-packed views around the blocks. In a
+ * host-thread batch (Rt.par_batch) the blocks have already run or run now (rt_par_wait): here they
+ * only take their cores and times, in the same order, and report (rt_par_commit). */
+static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
+    RtTask *t = rt_task(rt, ti);
+    RtCallBufs cb;
+    RtTaskArgs *a = &cb.a;
+    if (rt->par_batch) { memset(a, 0, sizeof *a); rt_par_wait(rt, ti); }
+    else {
+        int nt, ns;
+        rt_count_args(t, &nt, &ns);
+        rt_call_bufs_get(&cb, nt, ns);
+        rt_args_fill(rt, t, a);
     }
     int64_t dispatch = (int64_t)(rt->tgt->dispatch_cycles + 0.5);
     bool ok = true;
@@ -164,10 +209,10 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         int slot;
         int64_t free_at = rt_claim(cores, t->core, &slot);
         int64_t start = (free_at > ready ? free_at : ready) + dispatch, cyc = 0;
-        RtKernelCall call = { t->kernel, ptrs, nt, views, scalars, ns, params, t->nargs, b, t->block_num, taskpos,
-                              rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL,
+        RtKernelCall call = { t->kernel, a->ptrs, a->nt, a->views, a->scalars, a->ns, a->params, t->nargs, b, t->block_num,
+                              taskpos, rt->opt && rt->opt->race_check ? rt_access_sink(rt, ti, b) : NULL,
                               (RtCallCore)t->core, slot, start };
-        ok = rt->run(rt->ud, &call, &cyc, rt->diag);
+        ok = rt->par_batch ? rt_par_commit(rt, ti, &call, &cyc) : rt->run(rt->ud, &call, &cyc, rt->diag);
         if (cyc < 0) cyc = 0;
         rt_release(cores, t->core, slot, start + cyc);
         if (start < t->start) t->start = start;
@@ -175,21 +220,32 @@ static bool rt_run_task(Rt *rt, RtCores *cores, int ti, int taskpos) {
         if (cyc > t->cycles) t->cycles = cyc;
     }
     if (t->start == INT64_MAX) t->start = t->ready;
-    k = 0;
-    for (int i = 0; i < t->nargs; i++) {
-        if (t->args[i].dir == AD_SCALAR) continue;
-        if (staged[k] && ok && rt_is_written(t->args[i].dir) && !(rt->opt && rt->opt->timing_only)) rt_scatter(&t->args[i].t, staged[k]);
-        free(staged[k]);
-        k++;
+    if (rt->par_batch) rt_par_done(rt, ti);
+    else {
+        rt_args_scatter(rt, t, a, ok);
+        if (cb.heap) rt_args_release(a);
     }
-    rt_call_bufs_put(&cb);
     return ok;
+}
+
+static void rt_task_ended(Rt *rt, RtTask *t, int ti);
+
+/* A task that takes no core and no time: a hidden allocation, or a kernel of no blocks. */
+static bool rt_zero_task(const RtTask *t) { return t->core == RT_CORE_NONE || t->block_num <= 0; }
+
+static void rt_end_zero_task(Rt *rt, RtTask *t, int ti) {
+    t->start = t->end = t->ready;
+    t->cycles = 0;
+    rt_task_ended(rt, t, ti);
 }
 
 /* Wiring (spec §8) of task ti once its fanins are known: it is ready at the orchestrator's clock or
  * when its last WAIT producer ends. A producer that ended already counts its end; one retired (its
  * record gone) ended before the clock, so it is only counted as an edge. RETAIN fanins claim their
- * producer unless it is already CONSUMED: the producer's slot then lives until this task ends. */
+ * producer unless it is already CONSUMED: the producer's slot then lives until this task ends.
+ * With host threads the orchestration does not drain, so a ready task that takes no time ends here,
+ * as the next drain would end it (its end is due by the clock, it has no consumers yet): the records
+ * that retire, RETAIN claims and flow control then match the one-thread run (rt_ring_reserve). */
 void rt_wire(Rt *rt, int ti) {
     RtTask *t = rt_task(rt, ti);
     t->ready = rt->orch_time;
@@ -209,7 +265,9 @@ void rt_wire(Rt *rt, int ti) {
         p->succ[p->nsucc++] = ti;
         t->npending++;
     }
-    if (!t->npending) rt_heap_push(&rt->heap, t->ready, ti);
+    if (t->npending) return;
+    if (rt->par && rt_zero_task(t) && t->ready <= rt->orch_time) rt_end_zero_task(rt, t, ti);
+    else rt_heap_push(&rt->heap, t->ready, ti);
 }
 
 /* What the task's end means to others: its consumers' readiness, the buffers it touched (for
@@ -230,7 +288,10 @@ static void rt_task_ended(Rt *rt, RtTask *t, int ti) {
     for (int k = 0; k < t->nsucc; k++) {
         RtTask *c = rt_task(rt, t->succ[k]);
         if (t->end > c->ready) c->ready = t->end;
-        if (--c->npending == 0) rt_heap_push(&rt->heap, c->ready, t->succ[k]);
+        if (--c->npending == 0) {
+            rt_heap_push(&rt->heap, c->ready, t->succ[k]);
+            if (rt->par_batch) rt_par_offer(rt, t->succ[k]);   /* host threads may start on it */
+        }
     }
     t->nsucc = 0;                                    /* the array stays with the record */
     for (int f = 0; f < t->nfanins; f++) {
@@ -256,8 +317,8 @@ bool rt_pop_task(Rt *rt) {
     RtHeapItem it = rt_heap_pop(&rt->heap);
     RtTask *t = rt_task(rt, it.idx);
     bool ok = true;
-    if (t->core == RT_CORE_NONE || t->block_num <= 0) { t->start = t->end = t->ready; t->cycles = 0; }
-    else ok = rt_run_task(rt, &cores, it.idx, it.idx);
+    if (rt_zero_task(t)) { rt_end_zero_task(rt, t, it.idx); return true; }
+    ok = rt_run_task(rt, &cores, it.idx, it.idx);
     rt_task_ended(rt, rt_task(rt, it.idx), it.idx);
     if (!ok) rt->failed = true;
     return ok;
@@ -271,9 +332,22 @@ bool rt_drain(Rt *rt, bool all) {
     return true;
 }
 
-/* A batch (tensor.read / write, spec §3.5 get/set_tensor_data): every task submitted so far runs, so
- * the element holds what they wrote. The cores keep their free times across batches. */
-bool rt_run_pending(Rt *rt) { return rt_drain(rt, true); }
+/* A batch (tensor.read / write, spec §3.5 get/set_tensor_data, and the end): every task submitted so
+ * far runs, so the element holds what they wrote. The cores keep their free times across batches.
+ * With host threads this is where kernels run in parallel: the batch is every task not run yet,
+ * all of them known, which is what rt_parallel.c's early-start test needs. */
+bool rt_run_pending(Rt *rt) {
+    if (!rt->par) return rt_drain(rt, true);
+    while (rt->par_lo < rt->ntasks && rt_task(rt, rt->par_lo)->done) rt->par_lo++;
+    if (rt->par_lo == rt->ntasks || rt->failed) return rt_drain(rt, true);
+    rt_par_begin(rt, rt->par_lo, rt->ntasks);         /* every task not run yet is known (keep mode) */
+    rt->par_batch = true;
+    for (int i = 0; i < rt->heap.len; i++) rt_par_offer(rt, rt->heap.data[i].idx);
+    bool ok = rt_drain(rt, true);
+    rt_par_end(rt);
+    rt->par_batch = false;
+    return ok;
+}
 
 bool rt_schedule(Rt *rt, RtResult *res) {
     bool ok = rt_run_pending(rt);

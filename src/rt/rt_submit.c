@@ -68,7 +68,8 @@ bool rt_is_output_var(const Rt *rt, const Var *v) {
 /* Allocates the next task slot on the ring of the current scope depth; -1 after a SCOPE_DEADLOCK
  * (the scope's tasks cannot retire before it ends, so window - 1 of them fill the ring), a
  * FLOW_CONTROL_DEADLOCK or a kernel failure. First the schedule runs forward to the orchestrator's
- * clock and consumed tasks retire; a full ring stalls the orchestrator (rt_ring_reserve). */
+ * clock and consumed tasks retire; a full ring stalls the orchestrator (rt_ring_reserve). With host
+ * threads the schedule does not run forward here (it runs in batches) unless the ring is full. */
 static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t block_num, Span sp, int func_id) {
     int window = rt->opt && rt->opt->task_window > 0 ? rt->opt->task_window : 16384;
     RtScope *sc = &vec_last(&rt->scopes);
@@ -79,7 +80,7 @@ static int rt_new_task(Rt *rt, const Function *kernel, RtCoreKind core, int64_t 
     }
     int depth = rt->scopes.len - 1;
     int ring = depth < RT_NRINGS - 1 ? depth : RT_NRINGS - 1;
-    if (!rt_drain(rt, false)) return -1;
+    if (!rt->par && !rt_drain(rt, false)) return -1;   /* host threads: tasks run in batches (rt_sched.c) */
     rt_retire(rt);
     if (!rt_ring_reserve(rt, ring, sp)) return -1;
     int idx = rt->ntasks++;

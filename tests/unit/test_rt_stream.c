@@ -1,7 +1,8 @@
 /* test_rt_stream — the streaming runtime (rt_sched.c, rt_live.c): tasks are scheduled while the
  * orchestration runs and retire once CONSUMED, so memory per task is bounded; retirement never
  * changes a result (the schedule with every record kept — race check, deps.json — is identical);
- * a full ring stalls the orchestrator until its oldest task is consumed (flow control, spec §7). */
+ * a full ring stalls the orchestrator until its oldest task is consumed (flow control, spec §7);
+ * host threads (batches instead of streaming, every record kept) give the same schedule. */
 #include "test.h"
 #include "rt_build_util.h"
 
@@ -14,6 +15,15 @@ static bool quick_run(void *ud, const RtKernelCall *c, int64_t *cycles, DiagSink
     *cycles = 10 + c->task_id % 7;   /* uneven durations: the order of completions matters */
     return true;
 }
+
+/* The two-phase form for host threads (RtOptions.threads > 1): the same cycles, nothing to report;
+ * footprints unknown (every tensor argument counts whole), so only readers run early. */
+static bool quick_exec(void *ud, const RtKernelCall *c, int64_t *cycles, void **record, DiagSink *d) {
+    *record = NULL;
+    return quick_run(ud, c, cycles, d);
+}
+static void quick_commit(void *ud, const RtKernelCall *c, void *record) { (void)ud; (void)c; (void)record; }
+static const RtKernelHooks quick_hooks = { quick_exec, quick_commit, NULL };
 
 static long status_kib(const char *key) {
     FILE *f = fopen("/proc/self/status", "r");
@@ -106,23 +116,26 @@ static void mixed_program(Tb *t, int64_t n) {
     ir_attr_set(t->c, &e->call.attrs, "deps", l);
 }
 
+/* ... and host threads (which keep every record and run tasks in batches, not while orchestrating)
+ * change nothing either, flow control included: modes 3 and 4 run with 2 and 4 threads. */
 TEST(test_retirement_changes_nothing) {
     const int64_t n = 400;
-    RtResult res[3];
-    for (int mode = 0; mode < 3; mode++) {      /* 0: records retire; 1: race check keeps them; 2: deps.json */
+    enum { NMODES = 5 };
+    RtResult res[NMODES];
+    for (int mode = 0; mode < NMODES; mode++) {   /* 0: records retire; 1: race check keeps them; 2: deps.json */
         Tb t; tb_init(&t);
         mixed_program(&t, n);
         static float ba[16], bc[16];
         void *bufs[2] = { ba, bc };
-        RtOptions o = { .target = target_get(TGT_A2A3), .threads = 1, .task_window = 16,
-                        .race_check = mode == 1, .capture_deps = mode == 2 };
+        RtOptions o = { .target = target_get(TGT_A2A3), .threads = mode == 3 ? 2 : mode == 4 ? 4 : 1, .task_window = 16,
+                        .race_check = mode == 1, .capture_deps = mode == 2, .hooks = mode >= 3 ? &quick_hooks : NULL };
         CHECK(rt_run(t.p, NULL, bufs, 2, &o, quick_run, NULL, &res[mode], &t.diag));
         tb_free(&t);
     }
     CHECK_EQ_INT(res[0].ntasks, 1 + 3 * n);
     CHECK_EQ_INT(res[0].tasks.len, 1 + 3 * n);
     CHECK_EQ_INT(res[0].nedges, (n - 1) + n + n);           /* chain, creator edges, explicit deps */
-    for (int mode = 1; mode < 3; mode++) {
+    for (int mode = 1; mode < NMODES; mode++) {
         CHECK_EQ_INT(res[mode].nedges, res[0].nedges);
         CHECK_EQ_INT(res[mode].makespan_cycles, res[0].makespan_cycles);
         CHECK_EQ_INT(res[mode].tasks.len, res[0].tasks.len);
@@ -133,12 +146,12 @@ TEST(test_retirement_changes_nothing) {
         }
         CHECK_EQ_INT(diff, 0);
     }
-    for (int mode = 0; mode < 3; mode++) rt_result_free(&res[mode]);
+    for (int mode = 0; mode < NMODES; mode++) rt_result_free(&res[mode]);
 }
 
 /* Flow control: with a window of 8, the 8th task of a ring waits until the ring's oldest task is
  * consumed, even though free cores exist; tasks on another ring do not wait. */
-TEST(test_flow_control) {
+static void flow_control_run(int threads) {
     Tb t; tb_init(&t);
     Var *a = param(&t, "a", ten(&t, DT_FP32, 4, 4), PD_IN);
     Type *ts[1] = { a->type };
@@ -151,7 +164,7 @@ TEST(test_flow_control) {
     call(&t, body, NULL, k, &arg, 1, d);
     static float ba[16];
     void *bufs[1] = { ba };
-    RtOptions o = { .target = target_get(TGT_A2A3), .threads = 1, .task_window = 8 };
+    RtOptions o = { .target = target_get(TGT_A2A3), .threads = threads, .task_window = 8, .hooks = &quick_hooks };
     RtResult r;
     CHECK(rt_run(t.p, NULL, bufs, 1, &o, quick_run, NULL, &r, &t.diag));
     CHECK_EQ_INT(r.tasks.len, 12);
@@ -163,7 +176,55 @@ TEST(test_flow_control) {
     tb_free(&t);
 }
 
+TEST(test_flow_control) {
+    flow_control_run(1);
+    flow_control_run(2);                          /* host threads stall the same way */
+}
+
+/* Tensors created per iteration (hidden allocation tasks, which take no time) and kernels, with a
+ * window of 8, so flow control stalls many times: host threads (no drains while orchestrating; an
+ * allocation that is ready ends at its submit) give the one-thread stalls and times. */
+static void alloc_program_run(int threads, RtResult *r) {
+    Tb t; tb_init(&t);
+    Var *a = param(&t, "a", ten(&t, DT_FP32, 4, 4), PD_IN);
+    Type *ts[1] = { a->type };
+    ParamDir pd[1] = { PD_IN };
+    Function *k = kernel(&t, "k", FT_AIV, 1, ts, pd);
+    Var *i;
+    StmtList *body = loop_scope(&t, &scope(&t, t.body, false)->scope.body, 24, &i);
+    Var *y = ir_var_new(t.c, "y", ten(&t, DT_FP32, 4, 4));             /* nothing retains it */
+    ir_list_push(t.c, body, ir_assign(t.c, y, create(&t, 4, 4, DT_FP32)));
+    Var *x = ir_var_new(t.c, "x", ten(&t, DT_FP32, 4, 4));
+    ir_list_push(t.c, body, ir_assign(t.c, x, create(&t, 4, 4, DT_FP32)));
+    Expr *arg = ir_ref(x);
+    const char *d[1] = { "input" };
+    call(&t, body, NULL, k, &arg, 1, d);
+    Expr *arg2 = ir_ref(a);
+    call(&t, body, NULL, k, &arg2, 1, d);
+    static float ba[16];
+    void *bufs[1] = { ba };
+    RtOptions o = { .target = target_get(TGT_A2A3), .threads = threads, .task_window = 8, .hooks = &quick_hooks };
+    CHECK(rt_run(t.p, NULL, bufs, 1, &o, quick_run, NULL, r, &t.diag));
+    tb_free(&t);
+}
+
+TEST(test_threads_alloc_retire) {
+    RtResult r1, r2;
+    alloc_program_run(1, &r1);
+    alloc_program_run(2, &r2);
+    CHECK(r1.tasks.len >= 72);
+    CHECK_EQ_INT(r2.tasks.len, r1.tasks.len);
+    CHECK_EQ_INT(r2.makespan_cycles, r1.makespan_cycles);
+    int diff = 0;
+    for (int k = 0; k < r1.tasks.len && k < r2.tasks.len; k++)
+        diff += r1.tasks.data[k].start != r2.tasks.data[k].start || r1.tasks.data[k].end != r2.tasks.data[k].end;
+    CHECK_EQ_INT(diff, 0);
+    rt_result_free(&r1);
+    rt_result_free(&r2);
+}
+
 int main(void) {
+    RUN(test_threads_alloc_retire);
     RUN(test_flow_control);
     RUN(test_retirement_changes_nothing);
     RUN(test_bounded_memory);
