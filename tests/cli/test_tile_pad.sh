@@ -41,5 +41,5 @@ K="$T/vec_rowsum_fp16_8x256/kernels/aiv/vec_incore_0.cpp"
 check "fp16 [8, 1] column-major row sum: capacity 16 x 1 (32-byte column), valid 8 x 1" \
     'grep -qF "Tile<TileType::Vec, half, 16, 1, BLayout::ColMajor, 8, 1, SLayout::NoneBox" "$K"'
 
-echo "test_tile_pad: $PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
