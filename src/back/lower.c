@@ -72,6 +72,27 @@ MirExpr *lower_scalar(Lower *l, const Expr *e) {
 
 static int static_or(const Expr *e, int64_t dflt) { int64_t v; return ir_is_const_int(e, &v) ? (int)v : (int)dflt; }
 
+/* A tile's capacity is whole storage units (isa_and_sync.md §3: capacity R x C in boxes r0 x c0; the
+ * valid shape is the logical extent): a boxed layout holds whole fractals (16 x 32 B, 16 x 16 for the
+ * 1024-byte Acc fractal) and a none-box layout has 32-byte rows (row-major) or columns (col-major).
+ * pto-isa's Tile rejects anything else, so the type's shape is padded here — the same rounding as
+ * ir_tile_physical_bytes, which already sized the allocation (budgets are unchanged). A boxed Vec tile
+ * or a single boxed row is exempt from the row rule (pto-isa allows it; the simulator's layout rounds
+ * partial boxes itself, so its offsets do not change). Slice windows keep their parent's pitch. */
+static void pad_capacity(MirBuf *b) {
+    int64_t eb = dtype_bytes(b->dtype), r0 = 1, c0 = 1;
+    if (eb <= 0 || eb > 32) return;
+    if (b->slayout != ML_NONE_BOX) {
+        bool c1024 = b->fractal == 1024, inner_row = b->slayout == ML_ROW_MAJOR;
+        r0 = c1024 || inner_row ? 16 : 32 / eb;
+        c0 = c1024 || !inner_row ? 16 : 32 / eb;
+        if (b->space == MS_VEC || b->rows == 1) r0 = 1;
+    } else if (b->blayout == ML_COL_MAJOR) r0 = 32 / eb;
+    else c0 = 32 / eb;
+    int64_t r, c;
+    if (checked_round_up(b->rows, r0, &r) && checked_round_up(b->cols, c0, &c)) { b->rows = r; b->cols = c; }
+}
+
 int lower_buf(Lower *l, const Expr *e, Span sp) {
     const Type *t = e->type;
     if (!t || t->kind != TY_TILE || !t->memref || t->rank != 2) {
@@ -95,6 +116,7 @@ int lower_buf(Lower *l, const Expr *e, Span sp) {
     b.pad = v.pad;
     b.compact = v.compact;
     if (v.nstride == 2 || v.start_offset) lower_view_window(&b, &v);   /* a tile.slice view */
+    else pad_capacity(&b);
     if (l->ring_base && t->memref->base == l->ring_base) { b.ring_slots = l->ring_slots; b.bytes = l->ring_slot_bytes; }
     for (int i = 0; i < l->k->nbufs; i++) {
         MirBuf *o = &l->k->bufs[i];

@@ -206,6 +206,26 @@ void ir_deduce_set_view(IrCtx *c, Type *t, TileView v) {
 }
 
 /* 1: deduced, 0: user error reported, -1: not a data-movement op */
+/* The valid extent a window of src at (r, cc) of shape d inherits: the part of src's static valid box
+ * it covers. The planner pads capacities to whole fractals (a Mat operand [100, 64] loads as
+ * [112, 64] valid [100, 64]); the L0 tile extracted or moved from it must carry the same logical
+ * extent (pto-isa's TEXTRACT / TMOV require the valid boxes to agree, and the padding rows are no
+ * data). Unchanged when src has no static valid box, or the window lies wholly in the padding. */
+static void inherit_valid(IrCtx *c, Type *dst, const Type *src, int64_t r, int64_t cc, const int64_t *d) {
+    TileView sv = ir_effective_view(src);
+    int64_t vr, vc;
+    if (sv.nvalid != 2 || !ir_is_const_int(sv.valid_shape[0], &vr) || !ir_is_const_int(sv.valid_shape[1], &vc)) return;
+    vr = vr - r < d[0] ? vr - r : d[0];
+    vc = vc - cc < d[1] ? vc - cc : d[1];
+    if (vr <= 0 || vc <= 0 || (vr == d[0] && vc == d[1])) return;
+    TileView v = ir_effective_view(dst);
+    v.nvalid = 2;
+    v.valid_shape = ARENA_ARRAY(c->arena, Expr *, 2);
+    v.valid_shape[0] = ir_const_int(c, vr, DT_INDEX);
+    v.valid_shape[1] = ir_const_int(c, vc, DT_INDEX);
+    set_view(c, dst, v);
+}
+
 static int deduce_tile_data(IrCtx *c, Expr *call) {
     Expr **a = call->call.args;
     int64_t d[8];
@@ -267,6 +287,7 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
             (r < 0 || cc < 0 || r > sd[0] || cc > sd[1] || d[0] > sd[0] - r || d[1] > sd[1] - cc))   /* no overflow */
             return (int)fail(c, call, "tile.extract: window [%lld, %lld] at (%lld, %lld) exceeds source %s",
                         (long long)d[0], (long long)d[1], (long long)r, (long long)cc, describe(c, a[0]));
+        if (ir_is_const_int(a[1], &r) && ir_is_const_int(a[2], &cc)) inherit_valid(c, call->type, a[0]->type, r, cc, d);
         return 1;
     }
     case OP_TILE_MOVE:
@@ -282,6 +303,8 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
             int64_t vd[2];
             if (v.nvalid == 2 && ir_is_const_int(v.valid_shape[0], &vd[0]) && ir_is_const_int(v.valid_shape[1], &vd[1]))
                 call->type = ir_tile_type(c, a[0]->type->dtype, 2, vd, MS_VEC);
+        } else if (a[0]->type->rank == 2 && ir_type_static_dims(a[0]->type, d)) {
+            inherit_valid(c, call->type, a[0]->type, 0, 0, d);   /* e.g. Mat -> Left: the valid box travels */
         }
         return 1;
     case OP_TILE_TPUSH_TO_AIV: case OP_TILE_TPUSH_TO_AIC:

@@ -128,18 +128,26 @@ static bool exec_tstore(SimRun *s, const SimDyn *d) {
 static bool exec_textract(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
     const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
-    if (d->off0 < 0 || d->off1 < 0 || d->off0 > sv->buf->rows - dv->buf->rows || d->off1 > sv->buf->cols - dv->buf->cols)   /* no overflow */
+    /* the window is dst's valid extent: capacities are padded to whole boxes per layout (lower.c),
+     * so a Right tile's capacity may be wider than the Mat tile it is extracted from */
+    if (d->off0 < 0 || d->off1 < 0 || d->off0 > sv->buf->rows - dv->buf->valid_rows || d->off1 > sv->buf->cols - dv->buf->valid_cols)   /* no overflow */
         return sim_hard_error(s, i, "textract: window (%lld, %lld) of %lldx%lld outside %s (%lldx%lld)",
-                              (long long)d->off0, (long long)d->off1, (long long)dv->buf->rows, (long long)dv->buf->cols,
+                              (long long)d->off0, (long long)d->off1, (long long)dv->buf->valid_rows, (long long)dv->buf->valid_cols,
                               sv->buf->name, (long long)sv->buf->rows, (long long)sv->buf->cols);
     sim_copy_window(dv, 0, 0, sv, d->off0, d->off1, dv->buf->valid_rows, dv->buf->valid_cols);
     return true;
 }
 
+/* tmov copies the valid box: equal capacities, or (capacities padded to different boxes, e.g. Mat
+ * FP32 16 x 8 vs Acc 16 x 16) equal valid shapes */
+static bool tmov_shapes_agree(const MirBuf *d, const MirBuf *s) {
+    return (d->rows == s->rows && d->cols == s->cols) || (d->valid_rows == s->valid_rows && d->valid_cols == s->valid_cols);
+}
+
 static bool exec_tmov(SimRun *s, const SimDyn *d) {
     const MirInst *i = d->inst;
     const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
-    if (dv->buf->rows != sv->buf->rows || dv->buf->cols != sv->buf->cols)
+    if (!tmov_shapes_agree(dv->buf, sv->buf))
         return sim_hard_error(s, i, "tmov: shapes differ (%s %lldx%lld, %s %lldx%lld)", dv->buf->name,
                               (long long)dv->buf->rows, (long long)dv->buf->cols, sv->buf->name,
                               (long long)sv->buf->rows, (long long)sv->buf->cols);
@@ -178,8 +186,8 @@ static bool timing_only(SimRun *s, const SimDyn *d) {
     case MI_TEXTRACT: case MI_TINSERT: case MI_TMOV: {
         const SimView *dv = &s->views[i->dst], *sv = &s->views[i->src0];
         const MirBuf *win = i->op == MI_TINSERT ? sv->buf : dv->buf, *whole = i->op == MI_TINSERT ? dv->buf : sv->buf;
-        int64_t nr = i->op == MI_TINSERT ? win->valid_rows : win->rows, nc = i->op == MI_TINSERT ? win->valid_cols : win->cols;
-        if (i->op == MI_TMOV ? dv->buf->rows != sv->buf->rows || dv->buf->cols != sv->buf->cols
+        int64_t nr = win->valid_rows, nc = win->valid_cols;
+        if (i->op == MI_TMOV ? !tmov_shapes_agree(dv->buf, sv->buf)
                              : d->off0 < 0 || d->off1 < 0 || d->off0 > whole->rows - nr || d->off1 > whole->cols - nc)
             return exec_data(s, d);              /* the data path names the error */
         return true;

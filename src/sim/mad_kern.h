@@ -3,14 +3,15 @@
  *
  * Requires (macros): MK_NAME(x) name mangler, MK_T element type (float, or uint32_t for the INT8
  *   path's wrapping int32 arithmetic), MK_VW lanes per vector, MK_MR rows per micro-tile,
- *   MK_TARGET a function attribute (a target ISA, or empty).
+ *   MK_TARGET a function attribute (a target ISA, or empty), MK_MULADD(acc, x, bv) the lane update
+ *   acc + x * bv (x a scalar, bv a vector): fused (one rounding) for float, wrapping for uint32_t.
  * Produces: MK_NAME(mad)(m, n, k, a, b, c, ws): c[m x n] = a[m x k] * b[k x n], all dense row-major;
  *   ws holds MK_NAME(ws_elems)(m, n, k) elements.
  * Does: packs A into MR-row panels ([k][MR], zero-padded) and B into NR = 2 * VW column panels
  *   ([k][NR], zero-padded), then computes every MR x NR tile of C in registers: each lane is one
- *   element of C, initialised to +0 and updated c = c + (a * b) for l = 0, 1, ..., k - 1 — exactly
- *   the order and roundings of the reference loop (one product rounding, one sum rounding per step;
- *   the project builds with -ffp-contract=off, so no fused multiply-add). Vectorised across n only. */
+ *   element of C, initialised to +0 and updated c = fma(a, b, c) for l = 0, 1, ..., k - 1 — exactly
+ *   the order and rounding of pto-isa's TMATMUL (one rounding per step; the project builds with
+ *   -ffp-contract=off, so fusion comes only from MK_MULADD). Vectorised across n only. */
 #define MK_NR (2 * MK_VW)
 typedef MK_T MK_NAME(v) __attribute__((vector_size(MK_VW * sizeof(MK_T))));
 
@@ -33,8 +34,8 @@ MK_TARGET static void MK_NAME(tile)(int64_t k, const MK_T *ap, const MK_T *bp, M
 #pragma GCC unroll 16
         for (int r = 0; r < MK_MR; r++) {
             MK_T x = al[r];
-            lo[r] = lo[r] + x * b0;
-            hi[r] = hi[r] + x * b1;
+            lo[r] = MK_MULADD(lo[r], x, b0);
+            hi[r] = MK_MULADD(hi[r], x, b1);
         }
     }
     if (mr == MK_MR && nr == MK_NR) {

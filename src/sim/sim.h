@@ -90,13 +90,15 @@ void sim_write_elem(DType t, uint8_t *p, double v);
 int64_t sim_inst_cycles(const Target *t, const Kernel *k, const MirInst *i);
 
 /* The MAD kernels on dense operands: c[m x n] = a[m x k] (row-major) * b[k x n] (row-major).
- * FP32: each element starts at +0 and adds the float product a * b for k ascending (one rounding
- * each). INT32: wrapping two's-complement sums (the INT8 path). Exposed for benchmarks and tests;
+ * FP32: each element starts at +0 and is updated c = fmaf(a, b, c) for k ascending (one rounding
+ * per step, as pto-isa's TMATMUL). INT32: wrapping two's-complement sums (the INT8 path). Exposed for benchmarks and tests;
  * the *_ws forms take a workspace of sim_mad_ws_elems(m, n, k) elements instead of allocating. */
 void sim_mad_f32(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c);
 void sim_mad_i32(int64_t m, int64_t n, int64_t k, const int32_t *a, const int32_t *b, int32_t *c);
 int64_t sim_mad_ws_elems(int64_t m, int64_t n, int64_t k);
 void sim_mad_f32_ws(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c, float *ws);
 void sim_mad_i32_ws(int64_t m, int64_t n, int64_t k, const int32_t *a, const int32_t *b, int32_t *c, int32_t *ws);
+/* fmaf(a, b, c) without FMA hardware or libm (the generic MAD variant's update); exposed for tests. */
+float sim_fmaf_emul(float a, float b, float c);
 
 #endif

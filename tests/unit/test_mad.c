@@ -5,12 +5,16 @@
  * Does: random shapes (ragged and boundary tiles around every variant's 4/6/8-row and 8/16/32-column
  * micro-tiles, k from 1 up) with operands drawn from FP16, BF16, FP32 (incl. signed zeros,
  * subnormals, inf) and INT8 values, under each ISA variant (PTOC_MAD_ISA); exact equality of the
- * bits with c = +0; c = c + a * b (k ascending), and int32 wrapping sums. Also the FP16 conversion
- * on all 65536 inputs against fp16_to_f32. */
+ * bits with c = +0; c = fmaf(a, b, c) (k ascending, libm's fmaf as the reference), and int32
+ * wrapping sums. The generic variant's exact fmaf emulation against fmaf on random bit patterns,
+ * near-cancellations, near-ties and a double-rounding trap. Also the FP16 conversion on all 65536
+ * inputs against fp16_to_f32. */
 #include "sim/sim_int.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint32_t rng = 12345;
 static uint32_t rnd(void) { rng = rng * 1664525u + 1013904223u; return rng >> 8; }
@@ -32,7 +36,7 @@ static void ref_f32(int64_t m, int64_t n, int64_t k, const float *a, const float
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             float s = 0.0f;
-            for (int64_t l = 0; l < k; l++) s = s + a[i * k + l] * b[l * n + j];
+            for (int64_t l = 0; l < k; l++) s = fmaf(a[i * k + l], b[l * n + j], s);
             c[i * n + j] = s;
         }
 }
@@ -100,6 +104,50 @@ TEST(mad_generic) { shapes("generic"); }
 TEST(mad_avx2) { shapes("avx2"); }
 TEST(mad_best) { shapes("best"); }
 
+static float fbits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t bitsf(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint32_t rnd32(void) { return rnd() << 16 ^ rnd(); }
+
+/* 1 when sim_fmaf_emul(a, b, c) has fmaf's bits (any NaN matches any NaN) */
+static int fma_same(float a, float b, float c) {
+    float r = fmaf(a, b, c), e = sim_fmaf_emul(a, b, c);
+    if (isnan(r) || isnan(e)) return isnan(r) && isnan(e);
+    return bitsf(r) == bitsf(e);
+}
+
+TEST(fma_emulation_matches_fmaf) {
+    int bad = 0;
+    /* a double-rounding trap: exact 2^30 + 192 - 2^-40 rounds to 2^30 + 128; a plain double sum
+     * rounds to the tie 2^30 + 192 first and then to even, 2^30 + 256 */
+    float a = 8.0f + 0x1p-20f, b = 8.0f - 0x1p-20f, c = 0x1p30f + 128.0f;
+    CHECK_EQ_INT((long long)sim_fmaf_emul(a, b, c), (long long)(0x1p30f + 128.0f));
+    CHECK((float)((double)a * b + c) != sim_fmaf_emul(a, b, c));
+    for (int i = 0; i < 2000000; i++) {
+        uint32_t ua = rnd32(), ub = rnd32(), uc = rnd32();
+        switch (i % 5) {
+        case 0: break;                                               /* any bits: NaN, inf, subnormal */
+        case 1: ua = (ua & 0x807fffffu) | (uint32_t)(100 + rnd() % 56) << 23;   /* normal, near 1 */
+                ub = (ub & 0x807fffffu) | (uint32_t)(100 + rnd() % 56) << 23;
+                uc = bitsf(-(float)((double)fbits(ua) * fbits(ub))) + (rnd() % 5) - 2; break; /* cancellation */
+        case 2: ua = (ua & 0x807fffffu) | 127u << 23; ub = (ub & 0x807fffffu) | 127u << 23;
+                uc = (uc & 0x807fffffu) | (uint32_t)(127 + 20 + rnd() % 12) << 23; break; /* product a tail of c */
+        case 3: ua = (ua & 0x80000fffu) | (uint32_t)(1 + rnd() % 60) << 23; ub = (ub & 0x80000fffu) | (uint32_t)(1 + rnd() % 60) << 23;
+                uc &= 0x80ffffffu; break;                            /* tiny: subnormal results */
+        default: ua = (ua & 0xff800000u) | (rnd() % 4 ? 1u : 0x400000u);   /* few mantissa bits: ties */
+                 ub = (ub & 0x80000000u) | (ub & 0x7f800000u) | (rnd() % 2 ? 0x400001u : 1u);
+                 uc = (uc & 0x807fffffu) | ((ua >> 23 & 0xff) + (ub >> 23 & 0xff) - 127 + 24 - rnd() % 3) % 255 << 23;
+                 break;
+        }
+        bad += !fma_same(fbits(ua), fbits(ub), fbits(uc));
+    }
+    float sp[] = { 0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, 0x1p-149f, -0x1p-149f, 0x1p-126f, 3.4028235e38f, -3.4028235e38f, 0x1p-75f };
+    int ns = (int)(sizeof sp / sizeof sp[0]);
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < ns; j++)
+            for (int l = 0; l < ns; l++) bad += !fma_same(sp[i], sp[j], sp[l]);
+    CHECK_MSG(bad == 0, "%d inputs where the emulation differs from fmaf", bad);
+}
+
 TEST(fp16_conversion_all_inputs) {
     uint16_t *h = malloc(2 * 65536);
     float *f = malloc(4 * 65536);
@@ -123,6 +171,7 @@ int main(void) {
     RUN(mad_generic);
     RUN(mad_avx2);
     RUN(mad_best);
+    RUN(fma_emulation_matches_fmaf);
     RUN(fp16_conversion_all_inputs);
     return test_summary();
 }

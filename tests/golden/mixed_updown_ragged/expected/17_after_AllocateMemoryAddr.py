@@ -14,7 +14,7 @@ class mixed:
         a__tile: pl.Tile[[48, 64], pl.FP16, pl.MemRef(mem_mat_4, pl.const(0, pl.INT64), 6144), pl.Mem.Mat, pl.TileView(valid_shape=[33, 64])] = pl.tile.load(a, [0, 0], [48, 64], [33, 64], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
         b__tile: pl.Tile[[64, 80], pl.FP16, pl.MemRef(mem_mat_5, pl.const(6144, pl.INT64), 10240), pl.Mem.Mat] = pl.tile.load(b, [0, 0], [64, 80], [64, 80], target_memory=pl.Mem.Mat, attrs={"__compiler_tensor_to_tile_mat_bridge": True})
         acc__l0_init_v0: pl.Tile[[48, 80], pl.FP32, pl.MemRef(mem_acc_6, pl.const(0, pl.INT64), 15360), pl.Mem.Acc] = pl.tile.create([48, 80], target_memory=pl.Mem.Acc, dtype=pl.FP32)
-        acc__l0a_v1: pl.Tile[[48, 64], pl.FP16, pl.MemRef(mem_left_7, pl.const(0, pl.INT64), 6144), pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile, 0, 0, [48, 64], target_memory=pl.Mem.Left)
+        acc__l0a_v1: pl.Tile[[48, 64], pl.FP16, pl.MemRef(mem_left_7, pl.const(0, pl.INT64), 6144), pl.Mem.Left, pl.TileView(valid_shape=[33, 64], blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile, 0, 0, [48, 64], target_memory=pl.Mem.Left)
         acc__l0b_v2: pl.Tile[[64, 80], pl.FP16, pl.MemRef(mem_right_8, pl.const(0, pl.INT64), 10240), pl.Mem.Right] = pl.tile.extract(b__tile, 0, 0, [64, 80], target_memory=pl.Mem.Right)
         acc__acc_v3: pl.Tile[[48, 80], pl.FP32, pl.MemRef(mem_acc_6, pl.const(0, pl.INT64), 15360), pl.Mem.Acc] = pl.tile.matmul_acc(acc__l0_init_v0, acc__l0a_v1, acc__l0b_v2, True)
         acc__valid_v4: pl.Tile[[48, 80], pl.FP32, pl.MemRef(mem_acc_6, pl.const(0, pl.INT64), 15360), pl.Mem.Acc, pl.TileView(valid_shape=[33, 80])] = pl.tile.set_validshape(acc__acc_v3, 33, 80)
