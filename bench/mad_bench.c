@@ -52,10 +52,9 @@ static void bench_mad(void) {
 }
 
 static InterpArray *arr2(DType t, int64_t r, int64_t c, const uint16_t *h) {
-    InterpArray *x = calloc(1, sizeof *x);
-    x->dtype = t; x->rank = 2; x->shape[0] = r; x->shape[1] = c; x->numel = r * c;
-    x->data = malloc(sizeof(double) * (size_t)(r * c));
-    for (int64_t i = 0; i < r * c; i++) x->data[i] = h ? fp16_to_f32(h[i]) : 0.0;
+    int64_t shape[2] = { r, c };
+    InterpArray *x = interp_array_new(t, 2, shape);   /* the interpreter's own storage of dtype t */
+    for (int64_t i = 0; h && i < r * c; i++) interp_set(x, i, fp16_to_f32(h[i]));
     return x;
 }
 
@@ -96,7 +95,7 @@ static void bench_kernel(void) {
     InterpMatmul mm = { ia, ib, NULL, false, false, false };
     double t_int = BEST(30, interp_matmul_run(&mm, ic));
     double diff = 0;
-    for (int64_t i = 0; i < M * N; i++) diff = fmax(diff, fabs(ic->data[i] - c[i]));
+    for (int64_t i = 0; i < M * N; i++) diff = fmax(diff, fabs(interp_get(ic, i) - c[i]));
     printf("sim_run matmul 256x256x512 FP16: %.3f ms (race check %.3f ms)\n", t_sim[0], t_sim[1]);
     printf("interpreter matmul 256x256x512 FP16: %.3f ms   interpreter / simulator = %.2f (target <= 1: %s; max diff %.1e)\n",
            t_int, t_int / t_sim[0], t_int <= t_sim[0] ? "PASS" : "FAIL", diff);

@@ -11,6 +11,8 @@
 
 #include "interp/interp.h"
 
+#include <string.h>
+
 #define INTERP_MAX_RANK 8
 #define INTERP_MAX_DEPTH 64
 #define INTERP_MAX_NUMEL (INT64_C(1) << 31)   /* larger arrays are reported, not allocated */
@@ -62,12 +64,21 @@ static inline int interp_elem_bytes(DType dt) {
 }
 static inline bool interp_store_packed(DType dt) { return interp_store_of(dt) != IS_F64; }
 
+/* FP16 / BF16 bits -> float, inline for the hot loops (operand copies of a matmul): normal FP16
+ * numbers by bit arithmetic, the rest (zero, subnormal, Inf, NaN) through base's fp16_to_f32. */
+static inline float interp_bits_f32(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+static inline float interp_f16(uint16_t h) {
+    uint32_t e = (h >> 10) & 0x1f;
+    if (e == 0 || e == 0x1f) return fp16_to_f32(h);
+    return interp_bits_f32(((uint32_t)(h & 0x8000) << 16) | ((e + 112) << 23) | ((uint32_t)(h & 0x3ff) << 13));
+}
+
 /* Element i of a as a double (exact). */
 static inline double interp_get(const InterpArray *a, int64_t i) {
     const void *d = a->data;
     switch (interp_store_of(a->dtype)) {
-    case IS_F16: return fp16_to_f32(((const uint16_t *)d)[i]);
-    case IS_BF16: return bf16_to_f32(((const uint16_t *)d)[i]);
+    case IS_F16: return interp_f16(((const uint16_t *)d)[i]);
+    case IS_BF16: return interp_bits_f32((uint32_t)((const uint16_t *)d)[i] << 16);
     case IS_F32: return ((const float *)d)[i];
     case IS_BOOL: return ((const uint8_t *)d)[i] != 0;
     case IS_I8: return ((const int8_t *)d)[i];

@@ -44,6 +44,30 @@ static void *to_matrix(const InterpArray *x, bool trans, bool as_double) {
     return buf;
 }
 
+/* n elements of x from start by stride, as floats (exact for FP16/BF16/FP32 storage): the storage
+ * switch hoisted out of the loop, which matters for the operand copies of a matmul. */
+static void get_floats(const InterpArray *x, int64_t start, int64_t stride, int64_t n, float *out) {
+    const void *d = x->data;
+    switch (interp_store_of(x->dtype)) {
+    case IS_F16: {                                     /* normal numbers branch-free (vectorises), then the rest */
+        const uint16_t *h = (const uint16_t *)d + start;
+        uint32_t special = 0;
+        for (int64_t j = 0; j < n; j++) {
+            uint32_t v = h[j * stride], e = (v >> 10) & 0x1f;
+            special |= (uint32_t)(e == 0) | (uint32_t)(e == 0x1f);
+            out[j] = interp_bits_f32(((v & 0x8000) << 16) | ((e + 112) << 23) | ((v & 0x3ff) << 13));
+        }
+        for (int64_t j = 0; special && j < n; j++) {
+            uint32_t e = (h[j * stride] >> 10) & 0x1f;
+            if (e == 0 || e == 0x1f) out[j] = interp_f16(h[j * stride]);
+        }
+        return;
+    }
+    case IS_F32: for (int64_t j = 0; j < n; j++) out[j] = ((const float *)d)[start + j * stride]; return;
+    default: for (int64_t j = 0; j < n; j++) out[j] = (float)interp_get(x, start + j * stride); return;
+    }
+}
+
 /* op(A)[i][k], read in place (no copy of A: fewer pages touched). */
 static double a_at(const InterpMatmul *m, int64_t i, int64_t k, int64_t M, int64_t K) {
     return interp_get(m->a, m->a_trans ? k * M + i : i * K + k);
@@ -142,7 +166,7 @@ static void *b_padded(const InterpMatmul *m, int64_t K, int64_t N, int64_t np, b
     int64_t sl = m->b_trans ? 1 : N, sj = m->b_trans ? K : 1;   /* op(B)[l][j] = src[l * sl + j * sj] */
     for (int64_t l = 0; l < K; l++) {
         if (as_double) { double *d = (double *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = interp_get(src, l * sl + j * sj); }
-        else { float *d = (float *)buf + l * np; for (int64_t j = 0; j < N; j++) d[j] = (float)interp_get(src, l * sl + j * sj); }
+        else get_floats(src, l * sl, sj, N, (float *)buf + l * np);
     }
     return buf;
 }
@@ -154,14 +178,17 @@ static void mm_blocked(const InterpMatmul *m, InterpArray *res, int64_t M, int64
     void *B = b_padded(m, K, N, np, exact);
     size_t eb = exact ? sizeof(double) : sizeof(float);
     void *a4 = malloc(eb * (size_t)(IM_ROWS * (K ? K : 1)));
-    float *out = malloc(sizeof(float) * (size_t)(IM_ROWS * np));
-    PTOC_ASSERT(a4 && out, "out of memory");
+    float *out = malloc(sizeof(float) * (size_t)(IM_ROWS * np)), *arow = malloc(sizeof(float) * (size_t)(K ? K : 1));
+    PTOC_ASSERT(a4 && out && arow, "out of memory");
     for (int64_t i0 = 0; i0 < M; i0 += IM_ROWS) {
         int64_t rows = M - i0 < IM_ROWS ? M - i0 : IM_ROWS;
-        for (int64_t l = 0; l < K; l++)
-            for (int r = 0; r < IM_ROWS; r++) {
-                double v = r < rows ? a_at(m, i0 + r, l, M, K) : 0.0;
-                if (exact) ((double *)a4)[l * IM_ROWS + r] = v; else ((float *)a4)[l * IM_ROWS + r] = (float)v;
+        if (exact)
+            for (int64_t l = 0; l < K; l++)
+                for (int r = 0; r < IM_ROWS; r++) ((double *)a4)[l * IM_ROWS + r] = r < rows ? a_at(m, i0 + r, l, M, K) : 0.0;
+        else
+            for (int r = 0; r < IM_ROWS; r++) {                  /* row i0 + r of op(A), then into the panel */
+                if (r < rows) get_floats(m->a, m->a_trans ? i0 + r : (i0 + r) * K, m->a_trans ? M : 1, K, arow);
+                for (int64_t l = 0; l < K; l++) ((float *)a4)[l * IM_ROWS + r] = r < rows ? arow[l] : 0.0f;
             }
         if (exact) { if (IM_WIDE()) float_block_avx512(K, np, a4, B, out); else float_block_gen(K, np, a4, B, out); }
         else if (IM_WIDE()) half_block_avx512(K, np, a4, B, out);
@@ -173,6 +200,7 @@ static void mm_blocked(const InterpMatmul *m, InterpArray *res, int64_t M, int64
                 for (int64_t j = 0; j < N; j++) store_result(m, res, (i0 + r) * N + j, j, out[r * np + j]);
     }
     free(out);
+    free(arow);
     free(a4);
     free(B);
 }

@@ -287,7 +287,18 @@ TEST(test_errors) {
     env_close(&e);
 }
 
+/* The interpreter's inline FP16 decode (interp_f16) against base's fp16_to_f32 on every bit pattern. */
+static void test_f16_decode(void) {
+    int bad = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        float a = interp_f16((uint16_t)h), b = fp16_to_f32((uint16_t)h);
+        if (memcmp(&a, &b, sizeof a)) bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
 int main(void) {
+    RUN(test_f16_decode);
     RUN(test_elementwise);
     RUN(test_coverage);
     RUN(test_expdif);

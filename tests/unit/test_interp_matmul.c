@@ -11,6 +11,7 @@
 #include "interp/interp_internal.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static uint32_t rs = 99;
@@ -21,6 +22,8 @@ static InterpArray *arr(DType t, int64_t r, int64_t c) {
     for (int64_t i = 0; i < r * c; i++) {
         double x = ((double)(rnd() % 20001) - 10000.0) / 997.0;
         if (rnd() % 50 == 0) x = -0.0;
+        if (rnd() % 40 == 0) x = (rnd() % 2 ? 1 : -1) * 3.0e-6 * (1 + rnd() % 7);   /* FP16 subnormals */
+        if (t == DT_FP16 && rnd() % 400 == 0) x = rnd() % 2 ? INFINITY : -INFINITY;
         interp_set(a, i, dtype_is_int(t) ? (double)((int)(rnd() % 256) - 128) : interp_round(t, x));
     }
     return a;
