@@ -43,6 +43,7 @@ static void record_window(SimRun *s, const SimDyn *d, const GmMat *g, int64_t nr
     if (!g->g.nz) {
         int64_t lo = d->off0 * g->g.rs + d->off1 * g->g.cs, hi = lo + (nr - 1) * g->g.rs + (nc - 1) * g->g.cs + 1;
         if (nr > 0 && g->g.rs > 0 && g->g.cs > 0 && sim_gm_covered(s, param, lo, hi, write, atomic)) return;   /* a re-read */
+        if (nr > 0 && g->g.cs == 1 && g->g.rs == nc) { sim_record_gm(s, param, lo, hi, write, atomic); return; }   /* rows back to back: one range, as the merged rows would be */
         for (int64_t r = 0; r < nr; r++) {
             int64_t e0 = (d->off0 + r) * g->g.rs + d->off1 * g->g.cs;
             sim_record_gm(s, param, e0, e0 + (nc - 1) * g->g.cs + 1, write, atomic);
