@@ -141,7 +141,6 @@ const Target *drv_block_timing(const DrvSession *s, CoreKind kind, int64_t block
 static bool run_block(void *ud, const RtKernelCall *call, int64_t *cycles, DiagSink *diag) {
     DrvSession *s = ud;
     if (call->kernel && call->kernel->type == FT_GROUP) {
-        if (s->ptocheck) pto_check_mixed(s, call->kernel);
         return drv_run_group(s, call, cycles, diag);
     }
     DrvKernel *dk = drv_kernel_of(s, call->kernel);

@@ -5,6 +5,7 @@
  * Produces: the block's cycles (when the last core finishes), per-kernel statistics, races and sync
  *   errors (record), and the block's GM accesses for the task-level race check. */
 #include "driver/driver_int.h"
+#include "driver/pto_check.h"
 
 #include <string.h>
 
@@ -51,7 +52,9 @@ bool drv_run_group(DrvSession *s, const RtKernelCall *call, int64_t *cycles, Dia
     SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
                       drv_block_timing(s, CORE_AIC, call->block_num, n, &timing),
                       s->opt.timing_only };
+    StrBuf *rec = s->ptocheck ? pto_check_pre_group(s, call, dk, n) : NULL;   /* --check-pto-isa */
     bool ok = sim_run_group(cores, ks, gm, n, &so, rs, diag);
+    if (rec) pto_check_post(s, call, dk[0], rec, ok);
     int64_t end = 0;
     for (int j = 0; j < n; j++) {
         drv_pool_release(s, cores[j]);
