@@ -49,6 +49,34 @@ static void scan(const MirBlock *b, XScan *s) {
     }
 }
 
+/* a5 V2C on the AIC: the consumer buffer is ptoc's L1 ring. pto-isa's CPU model stages the popped slot as
+ * a row-major Mat tile at V2C_CONSUMER_BUF + slot offset and TMOVs it into the tile, which on the ring
+ * itself would be an in-place layout change (NZ tile over ND slot), not a copy; under __CPU_SIM the
+ * staging therefore goes to L1 past ptoc's plan (the result in the tile is the same). */
+static void v2c_a5_pipe(Cpp *c, const MirInst *pop, int64_t bytes) {
+    int64_t end = 0;
+    for (int j = 0; j < c->k->nbufs; j++) {
+        const MirBuf *x = &c->k->bufs[j];
+        int64_t e = x->addr + x->bytes * (x->ring_slots > 0 ? x->ring_slots : 1);
+        if (x->space == MS_MAT && e > end) end = e;
+    }
+    end = (end + 511) / 512 * 512;
+    int64_t cap = c->t->physical[MS_MAT];
+    if (cap > 0 && end + bytes * pop->slot_num > cap) {
+        cpp_unsupported(c, pop, "the a5 vector-to-cube pop: pto-isa's CPU simulation stages %d slots of %lld bytes in L1, "
+                                "and only %lld of %lld bytes are left after ptoc's plan", pop->slot_num, (long long)bytes,
+                        (long long)(cap - end), (long long)cap);
+        return;
+    }
+    const MirBuf *ring = pop->dst >= 0 ? &c->k->bufs[pop->dst] : NULL;
+    cpp_line(c, "#ifdef __CPU_SIM");
+    cpp_line(c, "PtocPipeV2C ptoc_pipe_v2c(nullptr, 0x0u, 0x%llxu);   /* staging past ptoc's L1 plan */", (unsigned long long)end);
+    cpp_line(c, "#else");
+    cpp_line(c, "PtocPipeV2C ptoc_pipe_v2c(nullptr, 0x0u, 0x%llxu);   /* ptoc's L1 ring */",
+             (unsigned long long)(ring ? ring->addr : 0));
+    cpp_line(c, "#endif");
+}
+
 void cpp_xcore_decls(Cpp *c) {
     XScan s = { { NULL, NULL }, false };
     scan(&c->k->body, &s);
@@ -59,6 +87,10 @@ void cpp_xcore_decls(Cpp *c) {
         int64_t bytes = slot_bytes(c, i);
         cpp_line(c, "using PtocPipe%s = TPipe<%d, Direction::%s, %lldu, %du>;", d == XDIR_C2V ? "C2V" : "V2C", d,
                  d == XDIR_C2V ? "DIR_C2V" : "DIR_V2C", (long long)bytes, i->slot_num);
+        if (a5 && d == XDIR_V2C && c->k->core == CORE_AIC) {
+            v2c_a5_pipe(c, i, bytes);
+            continue;
+        }
         cpp_line(c, "PtocPipe%s %s(%s, 0x0u, 0x0u);", d == XDIR_C2V ? "C2V" : "V2C", pipe_var((MirXDir)d),
                  a5 ? "nullptr" : d == XDIR_C2V ? "PTOC_GM_PIPE_BUFFER(0)" : "PTOC_GM_PIPE_BUFFER(1)");
     }
