@@ -357,6 +357,9 @@ static const char *const PRELUDE =
     "static inline int64_t get_block_idx(int64_t* args) { return ((PtocLocalCtx*)args[48])->block_idx; }\n"
     "static inline int64_t get_block_num(int64_t* args) { return ((PtocLocalCtx*)args[48])->block_num; }\n"
     "static inline int64_t get_sub_block_id(int64_t* args) { return ((PtocGlobalCtx*)args[49])->sub_block_id; }\n"
+    "/* a2a3's cross-core GM ring (targets.md: the __gm_pipe_buffer workspace): the harness's per cluster */\n"
+    "extern \"C\" void* ptoc_cpu_gm_pipe_buffer(int dir);\n"
+    "#define PTOC_GM_PIPE_BUFFER(dir) ptoc_cpu_gm_pipe_buffer(dir)\n"
     "template <typename T> static inline __gm__ T* ptoc_tensor(int64_t* args, int i) {\n"
     "    const PtocTensorDesc* d = (const PtocTensorDesc*)args[i];\n"
     "    return (__gm__ T*)(uintptr_t)(d->addr + d->start_offset * sizeof(T));\n"
@@ -452,6 +455,7 @@ static void decls(Cpp *c) {
         cpp_line(c, "TASSIGN(%s, 0x%llxu);", c->bn[j], (unsigned long long)x->addr);
         sb_free(&ty);
     }
+    cpp_xcore_decls(c);
 }
 
 static void entry(Cpp *c, StrBuf *o) {

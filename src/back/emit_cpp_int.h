@@ -35,5 +35,6 @@ void cpp_vec_inst(Cpp *c, const MirInst *i);
 void cpp_scalar_access(Cpp *c, const MirInst *i);
 /* emit_cpp_xcore.c */
 void cpp_xcore_inst(Cpp *c, const MirInst *i);
+void cpp_xcore_decls(Cpp *c);                                /* the channels and ring counters */
 
 #endif

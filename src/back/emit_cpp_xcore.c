@@ -1,11 +1,121 @@
 /* emit_cpp_xcore — cross-core transfers (TPUSH / TPOP / TFREE of mixed kernels) as PTO-ISA C++.
- * Requires: emit_cpp_int.h state. Produces: lines into the kernel body.
- * Does: nothing yet but report the form: ptoc's channel model (mir.h, MirXDir: ring buffers in the
- * consumer's memory, per-lane split) has no emitted counterpart yet, and the host check cannot run
- * the two halves of a cluster concurrently, so a mixed kernel is reported, never emitted wrongly. */
+ * Requires: emit_cpp_int.h state; MirInst.region_split (both sides), slot_num, xdir.
+ * Produces: the channel declarations (cpp_xcore_decls: one `TPipe` per direction the kernel uses, one
+ *   slot counter per ring buffer) and the TPUSH / TPOP / TFREE lines.
+ * Does: ptoc's channel (xdir) becomes pto-isa's `TPipe<FlagID, DIR_C2V|DIR_V2C, SlotSize, SlotNum>`
+ *   (pto/cpu/TPush.hpp: a blocking, mutex + condition-variable ring shared by the cluster's threads).
+ *   Both sides must instantiate the same TPipe type — the CPU simulation keys the shared ring by its
+ *   template arguments — so SlotSize is the whole cluster tile in bytes on both sides: the producer's
+ *   tile on the AIC (C2V), the consumer's Mat tile on the AIC (V2C), and the lane's part times the
+ *   number of lanes on an AIV. The split (TileSplitAxis) is the region's on both sides: pto-isa's
+ *   consumer picks its half by get_subblockid(), which the harness sets to the AIV kernel's lane.
+ *   a2a3 moves the data through a GM ring (targets.md: the `__gm_pipe_buffer` workspace, which the
+ *   runtime does not pass yet: under __CPU_SIM the harness provides it, a device build fails to
+ *   compile naming it); a5 through the consumer's on-chip buffer (GM slot buffer nullptr).
+ *   A pop reassigns the ring buffer's Tile to the slot ptoc's walk uses (pop n: slot n % ring_slots,
+ *   mir.h), so later instructions naming the buffer read that slot. A sync-only fence (no tile) has no
+ *   TPUSH / TPOP form in pto-isa's CPU simulation and is reported. */
 #include "back/emit_cpp_int.h"
+
+static const char *split_name(MirSplit s) {
+    return s == MSPLIT_UP_DOWN ? "TileSplitAxis::TILE_UP_DOWN" : s == MSPLIT_LEFT_RIGHT ? "TileSplitAxis::TILE_LEFT_RIGHT"
+                                                                                      : "TileSplitAxis::TILE_NO_SPLIT";
+}
+
+static const char *pipe_var(MirXDir x) { return x == XDIR_C2V ? "ptoc_pipe_c2v" : "ptoc_pipe_v2c"; }
+
+/* the whole cluster tile of a transfer, in bytes, as both sides compute it */
+static int64_t slot_bytes(const Cpp *c, const MirInst *i) {
+    int b = i->op == MI_TPUSH ? i->src0 : i->dst;
+    if (b < 0) return 0;
+    const MirBuf *x = &c->k->bufs[b];
+    int64_t n = x->rows * x->cols * dtype_bytes(x->dtype);
+    if (c->k->core == CORE_AIV && i->region_split != MSPLIT_NONE) n *= 2;
+    return n;
+}
+
+typedef struct XScan { const MirInst *first[2]; bool sync_only; } XScan;
+
+static void scan(const MirBlock *b, XScan *s) {
+    for (int j = 0; j < b->len; j++) {
+        const MirInst *i = b->items[j];
+        if (i->op == MI_TPUSH || i->op == MI_TPOP || i->op == MI_TFREE) {
+            if (i->sync_only) s->sync_only = true;
+            else if (i->op != MI_TFREE && !s->first[i->xdir & 1]) s->first[i->xdir & 1] = i;
+        }
+        scan(&i->body, s);
+        scan(&i->then_body, s);
+        scan(&i->else_body, s);
+    }
+}
+
+/* a5 V2C on the AIC: the consumer buffer is ptoc's L1 ring. pto-isa's CPU model stages the popped slot as
+ * a row-major Mat tile at V2C_CONSUMER_BUF + slot offset and TMOVs it into the tile, which on the ring
+ * itself would be an in-place layout change (NZ tile over ND slot), not a copy; under __CPU_SIM the
+ * staging therefore goes to L1 past ptoc's plan (the result in the tile is the same). */
+static void v2c_a5_pipe(Cpp *c, const MirInst *pop, int64_t bytes) {
+    int64_t end = 0;
+    for (int j = 0; j < c->k->nbufs; j++) {
+        const MirBuf *x = &c->k->bufs[j];
+        int64_t e = x->addr + x->bytes * (x->ring_slots > 0 ? x->ring_slots : 1);
+        if (x->space == MS_MAT && e > end) end = e;
+    }
+    end = (end + 511) / 512 * 512;
+    int64_t cap = c->t->physical[MS_MAT];
+    if (cap > 0 && end + bytes * pop->slot_num > cap) {
+        cpp_unsupported(c, pop, "the a5 vector-to-cube pop: pto-isa's CPU simulation stages %d slots of %lld bytes in L1, "
+                                "and only %lld of %lld bytes are left after ptoc's plan", pop->slot_num, (long long)bytes,
+                        (long long)(cap - end), (long long)cap);
+        return;
+    }
+    const MirBuf *ring = pop->dst >= 0 ? &c->k->bufs[pop->dst] : NULL;
+    cpp_line(c, "#ifdef __CPU_SIM");
+    cpp_line(c, "PtocPipeV2C ptoc_pipe_v2c(nullptr, 0x0u, 0x%llxu);   /* staging past ptoc's L1 plan */", (unsigned long long)end);
+    cpp_line(c, "#else");
+    cpp_line(c, "PtocPipeV2C ptoc_pipe_v2c(nullptr, 0x0u, 0x%llxu);   /* ptoc's L1 ring */",
+             (unsigned long long)(ring ? ring->addr : 0));
+    cpp_line(c, "#endif");
+}
+
+void cpp_xcore_decls(Cpp *c) {
+    XScan s = { { NULL, NULL }, false };
+    scan(&c->k->body, &s);
+    bool a5 = c->t->bw_xcore > 0;
+    for (int d = 0; d < 2; d++) {
+        const MirInst *i = s.first[d];
+        if (!i) continue;
+        int64_t bytes = slot_bytes(c, i);
+        cpp_line(c, "using PtocPipe%s = TPipe<%d, Direction::%s, %lldu, %du>;", d == XDIR_C2V ? "C2V" : "V2C", d,
+                 d == XDIR_C2V ? "DIR_C2V" : "DIR_V2C", (long long)bytes, i->slot_num);
+        if (a5 && d == XDIR_V2C && c->k->core == CORE_AIC) {
+            v2c_a5_pipe(c, i, bytes);
+            continue;
+        }
+        cpp_line(c, "PtocPipe%s %s(%s, 0x0u, 0x0u);", d == XDIR_C2V ? "C2V" : "V2C", pipe_var((MirXDir)d),
+                 a5 ? "nullptr" : d == XDIR_C2V ? "PTOC_GM_PIPE_BUFFER(0)" : "PTOC_GM_PIPE_BUFFER(1)");
+    }
+    for (int j = 0; j < c->k->nbufs; j++)
+        if (c->k->bufs[j].ring_slots > 0) cpp_line(c, "int64_t ptoc_ring_%d = 0;   /* pops of %s so far */", j, c->bn[j]);
+}
 
 void cpp_xcore_inst(Cpp *c, const MirInst *i) {
     static const char *ops[] = { "tpush", "tpop", "tfree" };
-    cpp_unsupported(c, i, "the cross-core %s (mixed kernel)", ops[i->op - MI_TPUSH]);
+    if (i->sync_only) {
+        cpp_unsupported(c, i, "the synchronization-only cross-core %s (a fence without a tile; pto-isa's TPUSH / TPOP "
+                              "move a tile)", ops[i->op - MI_TPUSH]);
+        return;
+    }
+    const char *ty = i->xdir == XDIR_C2V ? "PtocPipeC2V" : "PtocPipeV2C", *pv = pipe_var(i->xdir);
+    const char *sp = split_name(i->region_split);
+    if (i->op == MI_TPUSH) {
+        cpp_line(c, "TPUSH<%s, decltype(%s), %s>(%s, %s);", ty, c->bn[i->src0], sp, pv, c->bn[i->src0]);
+    } else if (i->op == MI_TPOP) {
+        const MirBuf *x = &c->k->bufs[i->dst];
+        cpp_line(c, "TASSIGN(%s, 0x%llxu + (uint32_t)(ptoc_ring_%d %% %d) * 0x%llxu);", c->bn[i->dst],
+                 (unsigned long long)x->addr, i->dst, x->ring_slots, (unsigned long long)x->bytes);
+        cpp_line(c, "ptoc_ring_%d++;", i->dst);
+        cpp_line(c, "TPOP<%s, decltype(%s), %s>(%s, %s);", ty, c->bn[i->dst], sp, pv, c->bn[i->dst]);
+    } else {
+        cpp_line(c, "TFREE<%s, %s>(%s);", ty, sp, pv);
+    }
 }

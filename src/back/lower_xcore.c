@@ -58,6 +58,7 @@ void lower_xcore(Lower *l, MirBlock *b, Var *v, Expr *c, Span sp) {
     else i->dst = buf;
     i->xdir = (op == OP_TILE_TPUSH_TO_AIV || op == OP_TILE_TPOP_FROM_AIC || op == OP_TILE_TFREE_TO_AIC) ? XDIR_C2V : XDIR_V2C;
     i->split = l->k->core == CORE_AIC ? (MirSplit)kw_int(c, "split", 0) : MSPLIT_NONE;
+    i->region_split = (MirSplit)kw_int(c, "split", 0);
     i->slot_num = kw_int(c, "slot_num", l->ring_slots > 0 ? l->ring_slots : 2);
     i->sync_only = buf < 0;
     mir_block_push(l->k, b, i);

@@ -14,7 +14,8 @@
  *           bytes. Replaying per block makes each comparison independent of task order and of other
  *           tasks, and names the first differing element by kernel, tensor and index. Records stream to a
  *           file in the cache directory, so memory stays flat; a run whose records would pass
- *           PTO_CHECK_MAX_BYTES is reported unchecked. A mixed (cluster) task or a kernel the emitter
+ *           PTO_CHECK_MAX_BYTES is reported unchecked. A mixed (cluster) task is recorded once per cluster
+ *           block (pto_check_pre_group) and replayed with its kernels on concurrent threads. A kernel the emitter
  *           cannot spell makes the run unchecked, with the reason — never a match. A record is built
  *           without the session lock and written under it, so blocks on several host threads do not
  *           interleave records. Each tensor argument gets its own buffer in the replay: two
@@ -111,23 +112,11 @@ static int64_t param_bytes(const MirParam *p) {
 
 static void put(StrBuf *b, const void *p, size_t n) { sb_putn(b, p, n); }
 
-/* The record head and the "before" bytes; NULL when nothing is recorded. */
-StrBuf *pto_check_pre(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk) {
-    PtoCheck *c = s->ptocheck;
-    if (!c || c->unchecked) return NULL;
-    if (dk->cpp_why) {
-        pthread_mutex_lock(&s->lock);
-        pto_check_unchecked(c, "%s", dk->cpp_why);
-        pthread_mutex_unlock(&s->lock);
-        return NULL;
-    }
-    const Kernel *k = dk->k;
-    StrBuf *b = calloc(1, sizeof *b);
-    PTOC_ASSERT(b, "out of memory");
-    uint32_t magic = 0x52435450u;   /* "PTCR" */
-    int32_t ki = kernel_index(s, dk), np = k->nparams;
+/* The tensor / scalar arguments of a record ("before" bytes). */
+static void put_params(StrBuf *b, const RtKernelCall *call, const Kernel *k) {
+    int32_t np = k->nparams;
     int64_t head[3] = { call->block_idx, call->block_num, k->lane };
-    put(b, &magic, 4), put(b, &ki, 4), put(b, head, sizeof head), put(b, &np, 4);
+    put(b, head, sizeof head), put(b, &np, 4);
     for (int j = 0; j < k->nparams; j++) {
         const MirParam *p = &k->params[j];
         int32_t tensor = p->is_tensor, esize = p->is_tensor ? dtype_bytes(p->dtype) : 8;
@@ -135,6 +124,47 @@ StrBuf *pto_check_pre(DrvSession *s, const RtKernelCall *call, const DrvKernel *
         put(b, &tensor, 4), put(b, &esize, 4), put(b, &n, 8);
         put(b, call->params[j], (size_t)n);
     }
+}
+
+/* false (and the run unchecked) when the kernel has no C++ */
+static bool has_cpp(DrvSession *s, const DrvKernel *dk) {
+    if (!dk->cpp_why) return true;
+    pthread_mutex_lock(&s->lock);
+    pto_check_unchecked(s->ptocheck, "%s", dk->cpp_why);
+    pthread_mutex_unlock(&s->lock);
+    return false;
+}
+
+/* The record head and the "before" bytes; NULL when nothing is recorded. */
+StrBuf *pto_check_pre(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk) {
+    PtoCheck *c = s->ptocheck;
+    if (!c || c->unchecked || !has_cpp(s, dk)) return NULL;
+    StrBuf *b = calloc(1, sizeof *b);
+    PTOC_ASSERT(b, "out of memory");
+    uint32_t magic = 0x52435450u;   /* "PTCR" */
+    int32_t ki = kernel_index(s, dk);
+    put(b, &magic, 4), put(b, &ki, 4);
+    put_params(b, call, dk->k);
+    return b;
+}
+
+/* A cluster block of a mixed task: "PTCG", the member count and kernel indices, then one record body
+ * (the members share the task's arguments; the harness runs them as concurrent threads). */
+StrBuf *pto_check_pre_group(DrvSession *s, const RtKernelCall *call, DrvKernel *const *dks, int n) {
+    PtoCheck *c = s->ptocheck;
+    if (!c || c->unchecked) return NULL;
+    for (int j = 0; j < n; j++)
+        if (!has_cpp(s, dks[j])) return NULL;
+    StrBuf *b = calloc(1, sizeof *b);
+    PTOC_ASSERT(b, "out of memory");
+    uint32_t magic = 0x47435450u;   /* "PTCG" */
+    int32_t nm = n;
+    put(b, &magic, 4), put(b, &nm, 4);
+    for (int j = 0; j < n; j++) {
+        int32_t ki = kernel_index(s, dks[j]);
+        put(b, &ki, 4);
+    }
+    put_params(b, call, dks[0]->k);
     return b;
 }
 
@@ -158,13 +188,6 @@ void pto_check_post(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk
     pthread_mutex_unlock(&s->lock);
     sb_free(b);
     free(b);
-}
-
-void pto_check_mixed(DrvSession *s, const Function *group) {
-    pthread_mutex_lock(&s->lock);   /* blocks may run on several host threads */
-    pto_check_unchecked(s->ptocheck, "mixed task %s: the cross-core TPUSH / TPOP of a cluster is not emitted for "
-                                     "pto-isa's CPU simulation yet", group ? group->name : "?");
-    pthread_mutex_unlock(&s->lock);
 }
 
 static void set_result(DrvSession *s, int match, char *msg) {

@@ -9,7 +9,8 @@
 PtoCheck *pto_check_begin(DrvSession *s);                 /* before the runtime runs */
 StrBuf *pto_check_pre(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk);
 void pto_check_post(DrvSession *s, const RtKernelCall *call, const DrvKernel *dk, StrBuf *rec, bool ran);
-void pto_check_mixed(DrvSession *s, const Function *group);   /* a cluster task: the run is unchecked */
+/* a cluster block of a mixed task: members' kernels (AIC first, as the group lists them); post as above */
+StrBuf *pto_check_pre_group(DrvSession *s, const RtKernelCall *call, DrvKernel *const *dks, int n);
 void pto_check_unchecked(PtoCheck *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pto_check_end(DrvSession *s);                        /* after the run: build, replay, verdict */
 /* $PTOC_CACHE_DIR, else $XDG_CACHE_HOME/ptoc, else ~/.cache/ptoc */

@@ -18,30 +18,94 @@
 
 const char *const PTO_CHECK_HEAD =
     "// ptoc --check-pto-isa host harness (generated; src/driver/pto_check_harness.c)\n"
-    "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <vector>\n\n"
+    "#include <atomic>\n#include <chrono>\n#include <ctime>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <map>\n"
+    "#include <mutex>\n#include <thread>\n#include <unistd.h>\n#include <vector>\n\n"
     "using namespace pto;\n"
     "typedef void (*PtocEntry)(int64_t*);\n"
     "struct PtocProgram {\n"
     "    const char* id; int a5; PtocEntry* entries; int n; const char* const* knames;\n"
-    "    const char* const* const* pnames; const long long* const* pcols;\n"
+    "    const char* const* const* pnames; const long long* const* pcols; const int* klane;  /* -1 AIC, else the AIV lane */\n"
     "};\n"
     "/* the runtime's argument layout as the kernels' prelude reads it (spec/runtime.md §11) */\n"
     "struct PtocHostTensor { uint64_t addr, size, owner, start_offset; };\n"
     "struct PtocHostLocal { int64_t block_idx, block_num; };\n"
-    "struct PtocHostGlobal { int64_t sub_block_id; };\n\n";
+    "struct PtocHostGlobal { int64_t sub_block_id; };\n"
+    "/* A mixed task's cluster: pto-isa's cross-core pipes (pto/cpu/TPush.hpp) are blocking rings shared by\n"
+    " * the cluster's threads, looked up through the shared-state hook by the pipe's template key; the\n"
+    " * harness gives every cluster block fresh (zeroed) states and a fresh GM ring per direction (a2a3). */\n"
+    "static std::mutex ptoc_xmu;\n"
+    "static std::map<uint64_t, void*> ptoc_xstate;\n"
+    "static std::vector<unsigned char> ptoc_xring[2];\n"
+    "static void* ptoc_pipe_state(uint64_t key, size_t size) {\n"
+    "    std::lock_guard<std::mutex> g(ptoc_xmu);\n"
+    "    void*& p = ptoc_xstate[key];\n"
+    "    if (!p) { p = aligned_alloc(64, (size + 63) / 64 * 64); std::memset(p, 0, (size + 63) / 64 * 64); }\n"
+    "    return p;\n"
+    "}\n"
+    "extern \"C\" void* ptoc_cpu_gm_pipe_buffer(int dir) { return ptoc_xring[dir & 1].data(); }\n"
+    "static void ptoc_cluster_reset() {\n"
+    "    for (auto& kv : ptoc_xstate) free(kv.second);\n"
+    "    ptoc_xstate.clear();\n"
+    "    for (auto& r : ptoc_xring) r.assign((size_t)64 << 20, 0);\n"
+    "}\n\n";
 
 const char *const PTO_CHECK_MAIN =
     "static bool ptoc_rd(FILE* f, void* p, size_t n) { return fread(p, 1, n, f) == n; }\n"
+    "\n"
+    "/* one cluster block: every member kernel on its own thread (AIC sub-block 0, AIV its lane), as the\n"
+    " * hardware runs them at once — a pop blocks until the other core's push */\n"
+    "static bool ptoc_cluster(const PtocProgram& P, const int32_t* kis, int nm, const int64_t* args, const int64_t* head, long rec) {\n"
+    "    ptoc_cluster_reset();\n"
+    "    pto::cpu_sim::register_hooks(nullptr, (void*)&ptoc_pipe_state);\n"
+    "    int naiv = 0;\n"
+    "    for (int m = 0; m < nm; m++) naiv += P.klane[kis[m]] >= 0;\n"
+    "    std::atomic<int> done{0};\n"
+    "    std::vector<std::thread> th;\n"
+    "    std::vector<std::vector<int64_t>> margs((size_t)nm, std::vector<int64_t>(args, args + 64));\n"
+    "    std::vector<PtocHostGlobal> gcs((size_t)nm);\n"
+    "    for (int m = 0; m < nm; m++) {\n"
+    "        int lane = P.klane[kis[m]];\n"
+    "        gcs[(size_t)m].sub_block_id = lane < 0 ? 0 : lane;\n"
+    "        margs[(size_t)m][49] = (int64_t)(uintptr_t)&gcs[(size_t)m];\n"
+    "        th.emplace_back([&, m, lane]() {\n"
+    "            pto::cpu_sim::set_execution_context((uint32_t)head[0], (uint32_t)(lane < 0 ? 0 : lane), (uint32_t)(naiv > 1 ? naiv : 1));\n"
+    "            pto::cpu_sim::set_task_cookie((uint64_t)rec + 1);\n"
+    "            P.entries[kis[m]](margs[(size_t)m].data());\n"
+    "            done++;\n"
+    "        });\n"
+    "    }\n"
+    "    /* a deadlock: no thread uses CPU time for 10 s while a kernel is unfinished */\n"
+    "    std::clock_t last = std::clock();\n"
+    "    for (int idle = 0; done.load() < nm && idle < 1000;) {\n"
+    "        std::this_thread::sleep_for(std::chrono::milliseconds(10));\n"
+    "        std::clock_t now = std::clock();\n"
+    "        idle = now - last < CLOCKS_PER_SEC / 1000 ? idle + 1 : 0;\n"
+    "        last = now;\n"
+    "    }\n"
+    "    if (done.load() < nm) {\n"
+    "        printf(\"MISMATCH mixed task (call %ld, block %lld): the cluster's kernels block forever under pto-isa's \"\n"
+    "               \"cross-core pipes (%d of %d finished, no progress for 10 s), where ptoc's simulator completes\\n\",\n"
+    "               rec + 1, (long long)head[0], done.load(), nm);\n"
+    "        fflush(stdout);\n"
+    "        _exit(1);\n"
+    "    }\n"
+    "    for (auto& t : th) t.join();\n"
+    "    pto::cpu_sim::register_hooks(nullptr, nullptr);\n"
+    "    return true;\n"
+    "}\n"
     "\n"
     "static int ptoc_replay(const PtocProgram& P, FILE* f) {\n"
     "    NPU_MEMORY_INIT(P.a5 ? NPUArch::A5 : NPUArch::A2A3);\n"
     "    long rec = 0;\n"
     "    uint32_t magic;\n"
     "    while (ptoc_rd(f, &magic, 4)) {\n"
-    "        int32_t ki, np;\n"
+    "        int32_t ki, np, nm = 1, kis[8];\n"
     "        int64_t head[3];\n"
-    "        if (magic != 0x52435450u || !ptoc_rd(f, &ki, 4) || !ptoc_rd(f, head, sizeof head) || !ptoc_rd(f, &np, 4) ||\n"
-    "            ki < 0 || ki >= P.n || np < 0 || np > 48) {\n"
+    "        bool grp = magic == 0x47435450u, bad = !grp && magic != 0x52435450u;\n"
+    "        if (grp && (!ptoc_rd(f, &nm, 4) || nm < 2 || nm > 8)) bad = true;\n"
+    "        for (int m = 0; !bad && m < nm; m++) bad = !ptoc_rd(f, &kis[m], 4) || kis[m] < 0 || kis[m] >= P.n;\n"
+    "        ki = bad ? -1 : kis[0];\n"
+    "        if (bad || !ptoc_rd(f, head, sizeof head) || !ptoc_rd(f, &np, 4) || np < 0 || np > 48) {\n"
     "            printf(\"ERROR bad record %ld\\n\", rec);\n"
     "            return 2;\n"
     "        }\n"
@@ -69,7 +133,8 @@ const char *const PTO_CHECK_MAIN =
     "        PtocHostGlobal gc{head[2]};\n"
     "        args[48] = (int64_t)(uintptr_t)&lc;\n"
     "        args[49] = (int64_t)(uintptr_t)&gc;\n"
-    "        P.entries[ki](args);\n"
+    "        if (!grp) P.entries[ki](args);\n"
+    "        else if (!ptoc_cluster(P, kis, nm, args, head, rec)) return 3;\n"
     "        for (int j = 0; j < np; j++) {\n"
     "            if (!tensor[j]) continue;\n"
     "            std::vector<unsigned char> want((size_t)bytes[j]);\n"
@@ -142,12 +207,17 @@ void pto_check_part(const DrvSession *s, const char *id, const char *kdir, StrBu
     for (int i = 0; i < s->kernels.len; i++) sb_printf(o, "%sptoc_pnames_%s_%d + 1", i ? ", " : "", id, i);
     sb_printf(o, "};\nstatic const long long* const ptoc_pcols_%s[] = {", id);
     for (int i = 0; i < s->kernels.len; i++) sb_printf(o, "%sptoc_pcols_%s_%d + 1", i ? ", " : "", id, i);
+    sb_printf(o, "};\nstatic const int ptoc_klane_%s[] = {", id);
+    for (int i = 0; i < s->kernels.len; i++) {
+        const Kernel *k = s->kernels.data[i].k;
+        sb_printf(o, "%s%d", i ? ", " : "", k->core == CORE_AIC ? -1 : k->lane);
+    }
     sb_puts(o, "};\n\n");
 }
 
 void pto_check_row(const DrvSession *s, const char *id, StrBuf *o) {
-    sb_printf(o, "    {\"%s\", %d, ptoc_entries_%s, %d, ptoc_knames_%s, ptoc_pnames_%s, ptoc_pcols_%s},\n", id,
-              !strcmp(s->opt.target->name, "a5"), id, s->kernels.len, id, id, id);
+    sb_printf(o, "    {\"%s\", %d, ptoc_entries_%s, %d, ptoc_knames_%s, ptoc_pnames_%s, ptoc_pcols_%s, ptoc_klane_%s},\n", id,
+              !strcmp(s->opt.target->name, "a5"), id, s->kernels.len, id, id, id, id);
 }
 
 /* head + part + table + main for one program whose kernels sit next to the harness */

@@ -144,7 +144,6 @@ static bool block_exec(void *ud, const RtKernelCall *call, int64_t *cycles, void
     *record = NULL;
     *cycles = 0;
     if (call->kernel && call->kernel->type == FT_GROUP) {
-        if (s->ptocheck) pto_check_mixed(s, call->kernel);
         return drv_group_exec(s, call, cycles, record, diag);
     }
     DrvKernel *dk = drv_kernel_of(s, call->kernel);

@@ -262,6 +262,7 @@ struct MirInst {
     /* cross-core (MI_TPUSH / MI_TPOP / MI_TFREE) */
     MirXDir xdir;
     MirSplit split;           /* the AIC side's split; NONE on the AIV side */
+    MirSplit region_split;    /* the region's split on both sides (the pto-isa C++ TileSplitAxis) */
     int slot_num;             /* slots of the channel (>= 1) */
     bool sync_only;           /* a fence: no data */
     /* control flow */

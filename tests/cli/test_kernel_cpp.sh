@@ -3,7 +3,8 @@
 #   - ptoc compile -o writes kernels/aic/<k>.cpp (cube) / kernels/aiv/<k>.cpp (vector) with the planned
 #     Tile types, TASSIGN addresses, the instructions and a kernel_entry wrapper, and kernel_config.py
 #     with the func_ids of the orchestration;
-#   - a mixed kernel's cross-core transfers are not emitted: its C++ carries an #error naming the form;
+#   - a mixed kernel's cross-core transfers are TPipe / TPUSH / TPOP / TFREE with the region's split on
+#     both sides (the AIC pushes the scores, the AIV pops its half), no #error;
 #   - --check-pto-isa with a directory without headers reports the run unchecked (pto_isa_match null)
 #     and still exits 0; without the option pto_isa_match is null and no pto_isa key appears.
 # The real comparison needs the pto-isa headers: make check-pto-isa (tests/pto_isa/run.sh).
@@ -42,7 +43,7 @@ check "splitk: func_ids 0 and 1" 'grep -q "\"func_id\": 0, \"name\": \"zero_init
 check "layer_norm: row reduction with its scratch, row-major views of [R,1] tiles" 'grep -q "TROWSUM(" "$T"/ln/kernels/aiv/*.cpp && grep -q "row-major views of the \[R, 1\]" "$T"/ln/kernels/aiv/*.cpp'
 
 "$PTOC" compile examples/attention.py -o "$T/at" > /dev/null 2>&1
-check "attention: mixed kernel carries an #error for the cross-core form" 'grep -q "#error \"ptoc: the cross-core tpush" "$T"/at/kernels/aic/*.cpp'
+check "attention: cross-core transfers emitted (TPUSH on the AIC, split TPOP on the AIV, no #error)" 'grep -q "TPUSH<PtocPipeC2V, decltype(.*), TileSplitAxis::TILE_UP_DOWN>" "$T"/at/kernels/aic/*.cpp && grep -q "TPOP<PtocPipeC2V, decltype(.*), TileSplitAxis::TILE_UP_DOWN>" "$T"/at/kernels/aiv/attention_0_aiv1.cpp && ! grep -q "#error" "$T"/at/kernels/*/*.cpp'
 
 "$PTOC" run examples/matmul.py --json --check-pto-isa "$T/none" > "$T/c.json" 2> /dev/null
 check "no headers: exit 0, unchecked" '[ $? -eq 0 ] && grep -q "\"pto_isa_match\":null" "$T/c.json" && grep -q "\"pto_isa\":\"unchecked: no pto-isa headers" "$T/c.json"'
