@@ -56,9 +56,9 @@ bool drv_group_exec(DrvSession *s, const RtKernelCall *call, int64_t *cycles, vo
     SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
                       drv_block_timing(s, CORE_AIC, call->block_num, n, &timing),
                       s->opt.timing_only };
-    StrBuf *prec = s->ptocheck ? pto_check_pre_group(s, call, dk, n) : NULL;   /* --check-pto-isa (one host thread) */
+    StrBuf *prec = s->ptocheck ? pto_check_pre_group(s, call, rec->dk, n) : NULL;   /* --check-pto-isa (one host thread) */
     bool ok = sim_run_group(cores, ks, gm, n, &so, rec->r, diag);
-    if (prec) pto_check_post(s, call, dk[0], prec, ok);
+    if (prec) pto_check_post(s, call, rec->dk[0], prec, ok);
     int64_t end = 0;
     for (int j = 0; j < n; j++) {
         drv_pool_release(s, cores[j]);
