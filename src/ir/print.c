@@ -12,14 +12,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct NameEnt { const Var *var; const char *name; } NameEnt;
+/* Open-addressing tables (capacity a power of two, at most half full): a function of 10,000
+ * statements prints in linear time. PrMap maps a pointer (Var) to a string; PrSet holds strings. */
+typedef struct PrMap { const void **key; const char **val; int cap, n; } PrMap;
+typedef struct PrSet { const char **key; int cap, n; } PrSet;
+
+static unsigned pr_hash_ptr(const void *p) { uintptr_t x = (uintptr_t)p; x ^= x >> 17; return (unsigned)(x * 2654435761u); }
+static unsigned pr_hash_str(const char *s) { unsigned h = 2166136261u; while (*s) h = (h ^ (unsigned char)*s++) * 16777619u; return h; }
+
+static const char **map_slot(PrMap *m, const void *k) {   /* the value slot of k, NULL when absent */
+    if (!m->cap) return NULL;
+    for (unsigned i = pr_hash_ptr(k) & (unsigned)(m->cap - 1);; i = (i + 1) & (unsigned)(m->cap - 1)) {
+        if (m->key[i] == k) return &m->val[i];
+        if (!m->key[i]) return NULL;
+    }
+}
+
+static void map_put(PrMap *m, const void *k, const char *v) {
+    if (2 * (m->n + 1) > m->cap) {
+        PrMap o = *m;
+        m->cap = o.cap ? 2 * o.cap : 64; m->n = 0;
+        m->key = calloc((size_t)m->cap, sizeof *m->key); m->val = calloc((size_t)m->cap, sizeof *m->val);
+        PTOC_ASSERT(m->key && m->val, "out of memory");
+        for (int i = 0; i < o.cap; i++) if (o.key[i]) map_put(m, o.key[i], o.val[i]);
+        free(o.key); free(o.val);
+    }
+    unsigned i = pr_hash_ptr(k) & (unsigned)(m->cap - 1);
+    while (m->key[i] && m->key[i] != k) i = (i + 1) & (unsigned)(m->cap - 1);
+    if (!m->key[i]) m->n++;
+    m->key[i] = k; m->val[i] = v;
+}
+
+static bool set_has(const PrSet *t, const char *s) {
+    if (!t->cap) return false;
+    for (unsigned i = pr_hash_str(s) & (unsigned)(t->cap - 1); t->key[i]; i = (i + 1) & (unsigned)(t->cap - 1))
+        if (strcmp(t->key[i], s) == 0) return true;
+    return false;
+}
+
+static void set_add(PrSet *t, const char *s) {
+    if (2 * (t->n + 1) > t->cap) {
+        PrSet o = *t;
+        t->cap = o.cap ? 2 * o.cap : 64; t->n = 0;
+        t->key = calloc((size_t)t->cap, sizeof *t->key);
+        PTOC_ASSERT(t->key, "out of memory");
+        for (int i = 0; i < o.cap; i++) if (o.key[i]) set_add(t, o.key[i]);
+        free(o.key);
+    }
+    unsigned i = pr_hash_str(s) & (unsigned)(t->cap - 1);
+    while (t->key[i]) { if (strcmp(t->key[i], s) == 0) return; i = (i + 1) & (unsigned)(t->cap - 1); }
+    t->key[i] = s; t->n++;
+}
 
 typedef struct Pr {
     StrBuf *out;
     PrintOpts o;
     bool named;                       /* per-function renaming active */
-    VEC(NameEnt) names;
-    VEC(const Var *) assigned;        /* vars defined by an assignment (MemRef bases print bare) */
+    PrMap names;                      /* Var -> its printed name */
+    PrSet taken;                      /* names given so far */
+    PrMap assigned;                   /* vars defined by an assignment (MemRef bases print bare) */
     Arena *arena;
 } Pr;
 
@@ -32,16 +83,13 @@ static void pr_init(Pr *pr, StrBuf *out, PrintOpts o, bool named) {
 }
 
 static void pr_free(Pr *pr) {
-    vec_free(&pr->names);
-    vec_free(&pr->assigned);
+    free(pr->names.key); free(pr->names.val);
+    free(pr->taken.key);
+    free(pr->assigned.key); free(pr->assigned.val);
     if (pr->arena) arena_free(pr->arena);
 }
 
-static bool name_taken(Pr *pr, const char *s) {
-    for (int i = 0; i < pr->names.len; i++)
-        if (strcmp(pr->names.data[i].name, s) == 0) return true;
-    return false;
-}
+static bool name_taken(Pr *pr, const char *s) { return set_has(&pr->taken, s); }
 
 /* Names the parser would not read back as a variable get a trailing '_'. */
 static bool name_reserved(const char *s) {
@@ -61,8 +109,8 @@ static bool name_reserved(const char *s) {
 static const char *var_name(Pr *pr, const Var *v) {
     const char *hint = v->name && *v->name ? v->name : "v";
     if (!pr->named) return hint;
-    for (int i = 0; i < pr->names.len; i++)
-        if (pr->names.data[i].var == v) return pr->names.data[i].name;
+    const char **known = map_slot(&pr->names, v);
+    if (known) return *known;
     if (name_reserved(hint)) {                 /* keywords get '_'; other characters become '_' */
         StrBuf sb = { 0 };
         if (hint[0] >= '0' && hint[0] <= '9') sb_putc(&sb, 'v');
@@ -77,21 +125,18 @@ static const char *var_name(Pr *pr, const Var *v) {
     }
     const char *name = hint;
     for (int k = 1; name_taken(pr, name); k++) name = arena_printf(pr->arena, "%s_%d", hint, k);
-    vec_push(&pr->names, ((NameEnt){ v, name }));
+    map_put(&pr->names, v, name);
+    set_add(&pr->taken, name);
     return name;
 }
 
-static bool is_assigned(Pr *pr, const Var *v) {
-    for (int i = 0; i < pr->assigned.len; i++)
-        if (pr->assigned.data[i] == v) return true;
-    return false;
-}
+static bool is_assigned(Pr *pr, const Var *v) { return map_slot(&pr->assigned, v) != NULL; }
 
 static void collect_assigned(Pr *pr, const StmtList *l) {
     for (int i = 0; i < l->len; i++) {
         const Stmt *s = l->items[i];
         switch (s->kind) {
-        case ST_ASSIGN: vec_push(&pr->assigned, s->assign.var); break;
+        case ST_ASSIGN: map_put(&pr->assigned, s->assign.var, ""); break;
         case ST_IF: collect_assigned(pr, &s->if_.then_body); collect_assigned(pr, &s->if_.else_body); break;
         case ST_FOR: collect_assigned(pr, &s->for_.body); break;
         case ST_WHILE: collect_assigned(pr, &s->while_.body); break;
