@@ -18,40 +18,82 @@
 #include "driver/pto_check.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "interp/interp.h"
 #include "rt/rt.h"
 #include "sim/sim.h"
 
 /* ---- values ---- */
-static uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+/* splitmix64: value i of a stream is mix(state + (i + 1) * gamma), so any element can be made on
+ * its own (the parallel fill below) and the stream is the same however it is cut. */
+#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
+static uint64_t splitmix64_mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
 
-void drv_fill_random(void *buf, DType dt, int64_t n, uint64_t *state) {
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t r = splitmix64(state);
-        float f = (float)((double)(r >> 11) * 0x1p-53 * 2.0 - 1.0);
-        int64_t iv = (int64_t)(r % 16) - 8;
-        switch (dt) {
-        case DT_FP16: ((uint16_t *)buf)[i] = f32_to_fp16(f); break;
-        case DT_BF16: ((uint16_t *)buf)[i] = f32_to_bf16(f); break;
-        case DT_FP32: ((float *)buf)[i] = f; break;
-        case DT_INT8: ((int8_t *)buf)[i] = (int8_t)iv; break;
-        case DT_UINT8: ((uint8_t *)buf)[i] = (uint8_t)(iv + 8); break;
-        case DT_INT16: ((int16_t *)buf)[i] = (int16_t)iv; break;
-        case DT_INT32: ((int32_t *)buf)[i] = (int32_t)iv; break;
-        case DT_INT64: case DT_INDEX: ((int64_t *)buf)[i] = iv; break;
-        case DT_BOOL: ((uint8_t *)buf)[i] = (uint8_t)(r & 1); break;
-        default: break;
-        }
+#define FILL_LOOP(T, expr)                                                                        \
+    for (int64_t i = i0; i < i1; i++) {                                                           \
+        uint64_t r = splitmix64_mix(state + (uint64_t)(i + 1) * SPLITMIX_GAMMA);                 \
+        float f = (float)((double)(r >> 11) * 0x1p-53 * 2.0 - 1.0);                               \
+        int64_t iv = (int64_t)(r % 16) - 8;                                                       \
+        (void)f; (void)iv;                                                                        \
+        ((T *)buf)[i] = (expr);                                                                   \
     }
+
+/* Elements [i0, i1) of the stream that starts after state: floats in [-1, 1), integers in [-8, 7]. */
+static void fill_range(void *buf, DType dt, int64_t i0, int64_t i1, uint64_t state) {
+    switch (dt) {
+    case DT_FP16: FILL_LOOP(uint16_t, f32_to_fp16(f)) break;
+    case DT_BF16: FILL_LOOP(uint16_t, f32_to_bf16(f)) break;
+    case DT_FP32: FILL_LOOP(float, f) break;
+    case DT_INT8: FILL_LOOP(int8_t, (int8_t)iv) break;
+    case DT_UINT8: FILL_LOOP(uint8_t, (uint8_t)(iv + 8)) break;
+    case DT_INT16: FILL_LOOP(int16_t, (int16_t)iv) break;
+    case DT_INT32: FILL_LOOP(int32_t, (int32_t)iv) break;
+    case DT_INT64: case DT_INDEX: FILL_LOOP(int64_t, iv) break;
+    case DT_BOOL: FILL_LOOP(uint8_t, (uint8_t)(r & 1)) break;
+    default: break;
+    }
+}
+
+void drv_fill_random(void *buf, DType dt, int64_t n, uint64_t *state) {
+    fill_range(buf, dt, 0, n, *state);
+    *state += (uint64_t)n * SPLITMIX_GAMMA;
+}
+
+typedef struct FillJob { void *buf; DType dt; int64_t i0, i1; uint64_t state; } FillJob;
+static void *fill_job(void *p) {
+    FillJob *j = p;
+    fill_range(j->buf, j->dt, j->i0, j->i1, j->state);
+    return NULL;
+}
+
+/* drv_fill_random on up to `threads` host threads (large tensors only); the same bytes. */
+static void fill_random_threads(void *buf, DType dt, int64_t n, uint64_t *state, int threads) {
+    enum { MAX_FILL_THREADS = 16, MIN_FILL_CHUNK = 1 << 16 };
+    if (threads > MAX_FILL_THREADS) threads = MAX_FILL_THREADS;
+    if (threads > n / MIN_FILL_CHUNK) threads = (int)(n / MIN_FILL_CHUNK);
+    if (threads < 2) { drv_fill_random(buf, dt, n, state); return; }
+    FillJob jobs[MAX_FILL_THREADS];
+    pthread_t th[MAX_FILL_THREADS];
+    bool started[MAX_FILL_THREADS] = { false };
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (FillJob){ buf, dt, n * t / threads, n * (t + 1) / threads, *state };
+        if (t > 0) started[t] = pthread_create(&th[t], NULL, fill_job, &jobs[t]) == 0;
+    }
+    fill_job(&jobs[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t]) pthread_join(th[t], NULL);
+        else fill_job(&jobs[t]);   /* no thread: here */
+    }
+    *state += (uint64_t)n * SPLITMIX_GAMMA;
 }
 
 double drv_elem_get(const void *buf, DType dt, int64_t i) {
@@ -334,7 +376,7 @@ static void **golden_copies(DrvSession *s, void **bufs) {
     return gold;
 }
 
-static bool golden_run(DrvSession *s, void **gold) {
+static bool golden_run(DrvSession *s, void **gold, DiagSink *diag) {
     InterpTensor *args = calloc((size_t)s->nparams + 1, sizeof *args);
     for (int i = 0; i < s->nparams; i++) {
         const DrvParam *p = &s->params[i];
@@ -343,9 +385,45 @@ static bool golden_run(DrvSession *s, void **gold) {
         memcpy(args[i].shape, p->shape, sizeof p->shape);
         args[i].data = gold[i];
     }
-    bool ok = interp_run(s->source, s->entry_fn->name, args, s->nparams, &s->diag);
+    bool ok = interp_run(s->source, s->entry_fn->name, args, s->nparams, diag);
     free(args);
     return ok;
+}
+
+/* The golden run on a thread of its own, beside the simulation (--threads other than 1): the
+ * interpreter shares nothing mutable with the runtime and the simulator (its own parse, arena,
+ * arrays and diagnostics), so the reports are put together afterwards in the serial order. */
+typedef struct GoldenJob {
+    DrvSession *s;
+    void **gold;
+    DiagSink diag;
+    bool ok;
+    double seconds;
+} GoldenJob;
+
+static void *golden_thread(void *p) {
+    GoldenJob *j = p;
+    double t0 = base_now_seconds();
+    j->ok = golden_run(j->s, j->gold, &j->diag);
+    j->seconds = base_now_seconds() - t0;
+    return NULL;
+}
+
+/* d := d[0, mark) + ins + (keep_rest ? d[mark, end) : nothing); ins is emptied. */
+static void diag_splice(DiagSink *d, int mark, DiagSink *ins, bool keep_rest) {
+    DiagSink out;
+    diag_init(&out);
+    for (int i = 0; i < mark; i++) vec_push(&out.items, d->items.data[i]);
+    for (int i = 0; i < ins->items.len; i++) vec_push(&out.items, ins->items.data[i]);
+    for (int i = mark; i < d->items.len; i++) {
+        if (keep_rest) vec_push(&out.items, d->items.data[i]);
+        else { free(d->items.data[i].code); free(d->items.data[i].msg); }
+    }
+    for (int i = 0; i < out.items.len; i++) out.nerrors += out.items.data[i].level == DIAG_ERROR;
+    vec_free(&d->items);
+    vec_free(&ins->items);
+    ins->nerrors = 0;
+    *d = out;
 }
 
 static bool execute(DrvSession *s, void **bufs, int nbufs) {
@@ -376,6 +454,29 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     return ok;
 }
 
+/* Golden run and simulation at once. Everything reported is what the serial order gives: the
+ * golden run's diagnostics first, and when it fails, no simulation at all (its diagnostics dropped,
+ * its statistics reset). The golden outputs stay in memory until the simulation ends (no spill). */
+static bool run_overlapped(DrvSession *s, void **bufs, int nbufs, void **gold) {
+    GoldenJob job = { .s = s, .gold = gold };
+    diag_init(&job.diag);
+    pthread_t th;
+    if (pthread_create(&th, NULL, golden_thread, &job) != 0) {   /* no thread: the serial order */
+        golden_thread(&job);
+        diag_splice(&s->diag, s->diag.items.len, &job.diag, true);
+        s->run.golden_seconds = job.seconds;
+        return job.ok && execute(s, bufs, nbufs);
+    }
+    int mark = s->diag.items.len;
+    bool ok = execute(s, bufs, nbufs);
+    pthread_join(th, NULL);
+    if (!job.ok) drv_run_reset(s);
+    diag_splice(&s->diag, mark, &job.diag, job.ok);
+    diag_free(&job.diag);
+    s->run.golden_seconds = job.seconds;
+    return job.ok && ok;
+}
+
 bool drv_run(DrvSession *s, void **bufs, int nbufs) {
     if (!s->compiled && !drv_compile(s)) return false;
     drv_run_reset(s);
@@ -390,14 +491,18 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
             return false;
         }
     void **gold = s->opt.golden && !s->opt.timing_only ? golden_copies(s, bufs) : NULL;   /* timing-only: no data to compare */
-    double t0 = base_now_seconds();
-    bool ok = !gold || golden_run(s, gold);   /* first: the simulator trusts programs the interpreter checked */
-    s->run.golden_seconds = base_now_seconds() - t0;
+    bool ok;
+    if (gold && s->opt.threads != 1 && !s->opt.check_pto_isa) ok = run_overlapped(s, bufs, nbufs, gold);
+    else {
+        double t0 = base_now_seconds();
+        ok = !gold || golden_run(s, gold, &s->diag);   /* first: the simulator trusts programs the interpreter checked */
+        s->run.golden_seconds = base_now_seconds() - t0;
+        if (s->opt.check_pto_isa && !s->opt.timing_only) s->ptocheck = pto_check_begin(s);
+        ok = ok && execute(s, bufs, nbufs);
+        if (s->ptocheck) pto_check_end(s);
+    }
     GoldSpill sp = { 0 };
     if (ok && gold) golden_spill(s, gold, &sp);
-    if (s->opt.check_pto_isa && !s->opt.timing_only) s->ptocheck = pto_check_begin(s);
-    ok = ok && execute(s, bufs, nbufs);
-    if (s->ptocheck) pto_check_end(s);
     if (ok && gold) ok = compare(s, bufs, gold, &sp);
     for (int i = 0; gold && i < s->nparams; i++) free(gold[i]);
     free(gold);
@@ -422,16 +527,29 @@ static bool bound_files(DrvSession *s, void **bufs, bool output) {
     return true;
 }
 
+/* --threads: 0 is one per CPU */
+static int host_threads(int threads) {
+    if (threads > 0) return threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 bool drv_run_random(DrvSession *s) {
     if (!s->compiled && !drv_compile(s)) return false;
     void **bufs = calloc((size_t)s->nparams + 1, sizeof *bufs);
     uint64_t state = s->opt.seed;
     for (int i = 0; i < s->nparams; i++) {
         const DrvParam *p = &s->params[i];
-        /* timing-only: the buffers are address keys, never touched, so calloc's pages are never made */
-        bufs[i] = calloc(1, (size_t)(p->bytes ? p->bytes : 1));
+        /* timing-only: the buffers are address keys, never touched, so calloc's pages are never made;
+         * an input every element of which is filled needs no zeroing */
+        bool fill = p->is_tensor && p->dir != PD_OUT && !s->opt.timing_only;
+        size_t n = (size_t)(p->bytes ? p->bytes : 1);
+        bufs[i] = fill ? malloc(n) : calloc(1, n);
         PTOC_ASSERT(bufs[i] != NULL, "out of memory allocating %lld bytes for '%s'", (long long)p->bytes, p->name);
-        if (p->is_tensor && p->dir != PD_OUT && !s->opt.timing_only) drv_fill_random(bufs[i], p->dtype, p->numel, &state);
+        if (fill) {
+            if (p->numel * dtype_bytes(p->dtype) < p->bytes) memset(bufs[i], 0, n);
+            fill_random_threads(bufs[i], p->dtype, p->numel, &state, host_threads(s->opt.threads));
+        }
     }
     if (s->opt.timing_only && s->bindings.len) {   /* the CLI refuses these; the API learns it here */
         diag_error(&s->diag, SPAN_NONE, "a timing-only run reads and writes no data: .npy inputs / outputs (%s) cannot be bound",

@@ -91,6 +91,9 @@ static void window_copy(InterpArray *dst, const int64_t *doff, const InterpArray
         ss[d] = sst; sst *= src->shape[d];
     }
     int64_t inner = r ? ext[r - 1] : 1;
+    /* same storage and no accumulation: the values are already dst's, the rows are plain copies */
+    bool raw = !add && interp_store_of(dst->dtype) == interp_store_of(src->dtype) && dst->dtype == src->dtype;
+    size_t eb = (size_t)interp_elem_bytes(dst->dtype);
     for (;;) {
         int64_t di = 0, si = 0;
         for (int d = 0; d < r; d++) {
@@ -98,7 +101,8 @@ static void window_copy(InterpArray *dst, const int64_t *doff, const InterpArray
             di += (doff[d] + x) * ds[d];
             si += (soff[d] + x) * ss[d];
         }
-        for (int64_t j = 0; j < inner; j++) {
+        if (raw) memcpy((char *)dst->data + (size_t)di * eb, (const char *)src->data + (size_t)si * eb, (size_t)inner * eb);
+        else for (int64_t j = 0; j < inner; j++) {
             double v = interp_get(src, si + j);
             interp_store(dst, di + j, add ? interp_get(dst, di + j) + v : v);
         }
@@ -438,9 +442,12 @@ static bool fused_assemble(OpArgs *a, OpArgs *b, InterpValue *out) {
         band->shape[0] = band->valid[0] = t->shape[0] = t->valid[0] = h;
         band->numel = h * K;
         t->numel = h * N;
-        for (int64_t r = 0; r < h; r++)   /* rows i0.. of op(A), same dtype: exact copies */
-            for (int64_t k = 0; k < K; k++)
-                interp_set(band, r * K + k, interp_get(m.a, m.a_trans ? k * M + i0 + r : (i0 + r) * K + k));
+        size_t eb = (size_t)interp_elem_bytes(band->dtype);
+        if (!m.a_trans)   /* rows i0.. of A, same dtype: one block of bytes */
+            memcpy(band->data, (const char *)m.a->data + (size_t)(i0 * K) * eb, (size_t)(h * K) * eb);
+        else
+            for (int64_t r = 0; r < h; r++)   /* rows i0.. of op(A), same dtype: exact copies */
+                for (int64_t k = 0; k < K; k++) interp_set(band, r * K + k, interp_get(m.a, k * M + i0 + r));
         interp_matmul_run(&bm, t);
         memcpy(o, off, sizeof o);
         memcpy(e, ext, sizeof e);

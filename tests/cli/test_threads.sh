@@ -8,7 +8,8 @@
 # order), and racy programs that must fail the same way whatever the thread count (tasks that race
 # are run in their serial order, so even their data is the same), programs that read tensor elements in
 # orchestration (each read ends a batch of the streaming runtime) and runs without the race check
-# (one thread retires task records; more keep them). Also: a bad thread count is refused.
+# (one thread retires task records; more keep them); a program the golden interpreter rejects (with
+# more than one thread the golden run overlaps the simulation). Also: a bad thread count is refused.
 # Uses no Python. Usage: tests/cli/test_threads.sh BUILD_DIR. Prints PASS/FAIL lines, "N passed, M failed" last.
 set -u
 BUILD=${1:-build}
@@ -78,6 +79,19 @@ done
 # the independent regions really ran: 8 tasks, no edges
 if grep -q '"tasks":8,"edges":0' "$TMP/matmul_regions.2.json"; then ok "matmul_regions-independent"
 else ko "matmul_regions-independent" "$(grep -o '"tasks":[0-9]*,"edges":[0-9]*' "$TMP/matmul_regions.2.json")"; fi
+
+# the golden run overlaps the simulation with more than one thread; when it fails, the simulation's
+# reports are dropped: the same exit status, stderr and --json as the serial order (golden first)
+for t in 1 2 8; do
+    "$PTOC" run tests/cli/threads/golden_fails.py --threads $t --json > "$TMP/gf.$t.json" 2> "$TMP/gf.$t.err"
+    echo $? > "$TMP/gf.$t.rc"
+done
+if [ "$(cat "$TMP/gf.1.rc")" = 1 ] && grep -q "tile.load: negative offset" "$TMP/gf.1.err" && [ "$(grep -c error: "$TMP/gf.1.err")" = 1 ] &&
+   cmp -s "$TMP/gf.1.err" "$TMP/gf.2.err" && cmp -s "$TMP/gf.1.err" "$TMP/gf.8.err" &&
+   cmp -s "$TMP/gf.1.rc" "$TMP/gf.2.rc" && cmp -s "$TMP/gf.1.rc" "$TMP/gf.8.rc" &&
+   cmp -s <(blank "$TMP/gf.1.json") <(blank "$TMP/gf.2.json") && cmp -s <(blank "$TMP/gf.1.json") <(blank "$TMP/gf.8.json"); then
+    ok "golden-fails-threads-1-2-8"
+else ko "golden-fails-threads-1-2-8" "rc $(cat "$TMP"/gf.*.rc | tr '\n' ' '); $(diff "$TMP/gf.1.err" "$TMP/gf.2.err" | head -n 4 | tr '\n' ' ')"; fi
 
 if "$PTOC" run examples/matmul.py --threads x > /dev/null 2> "$TMP/bad.err"; then ko "bad-count" "--threads x accepted"
 elif grep -q "bad thread count 'x'" "$TMP/bad.err"; then ok "bad-count"

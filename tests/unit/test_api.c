@@ -184,6 +184,20 @@ TEST(test_random_values) {
     CHECK(memcmp(h1, h2, sizeof h1) != 0);
     drv_fill_random(i8, DT_INT8, 4096, &s4);
     drv_fill_random(f, DT_FP32, 4096, &s4);
+    /* the stream is splitmix64 from the seed, one value per element, continuing across tensors:
+     * recomputed here sequentially (the driver makes element i on its own, possibly on threads) */
+    uint64_t z0 = 7;
+    int differ = 0;
+    for (int i = 0; i < 8192; i++) {
+        uint64_t z = (z0 += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        if (i < 4096) differ += i8[i] != (int)(z % 16) - 8;
+        else differ += f[i - 4096] != (float)((double)(z >> 11) * 0x1p-53 * 2.0 - 1.0);
+    }
+    CHECK_EQ_INT(differ, 0);
+    CHECK(s4 == z0);
     int out = 0, lo8 = 0, hi8 = 0, neg = 0;
     for (int i = 0; i < 4096; i++) {
         double v = drv_elem_get(h1, DT_FP16, i);
