@@ -3,8 +3,9 @@
 #   simulated makespan of a mixed cube + vector region vs the same computation as regions that meet
 #   in GM (target: ratio < 1), of an SPMD task of 4 attention blocks vs one block (target: ratio 1,
 #   the blocks run concurrently), and the flash-attention examples' cube busy fraction (the issue's
-#   target is >= 50%: the long examples, a5 66%, a2a3 51%; examples/flash_attention.py is bound by
-#   its vector work to <= 14%: docs/sim.md, "Flash attention"). Host time of the mixed run is
+#   target is >= 50%: examples/flash_attention.py a2a3 51%, a5 62%, examples/flash_attention_long.py a5
+#   66%; the toy-size examples/flash_attention_small.py is bound by its vector work to <= 14%:
+#   docs/sim.md, "Flash attention"). Host time of the mixed run is
 #   reported with the ratio to the staged run's.
 # Usage: bash bench/mixed.sh BUILD_DIR
 set -u
@@ -35,7 +36,7 @@ awk -v a="$(field "$TMP/spmd.json" makespan_cycles)" -v b="$(field "$TMP/one.jso
     printf "%-34s %8d vs %8d cycles  ratio %.2f\n", "attention 4 SPMD blocks / 1 block", a, b, a / b }'
 
 for t in "examples/flash_attention.py a2a3" "examples/flash_attention.py a5" "examples/flash_attention_long.py a5" \
-         "examples/flash_attention_long_a2a3.py a2a3"; do
+         "examples/flash_attention_small.py a2a3" "examples/flash_attention_small.py a5"; do
     set -- $t
     "$PTOC" run "$1" --target "$2" --json > "$TMP/fa.json" 2> /dev/null
     awk -v u="$(field "$TMP/fa.json" cube_util)" -v l="$(basename "$1" .py) $2" 'BEGIN {

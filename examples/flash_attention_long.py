@@ -1,6 +1,6 @@
 # args: --target a5
 # Flash attention over a long sequence, shaped for the cube: 64 queries, head dim 384, 4096 keys in
-# blocks of 128, on a5. The online softmax of examples/flash_attention.py, software-pipelined across
+# blocks of 128, on a5. The online softmax of examples/flash_attention_small.py, software-pipelined across
 # the cube / vector hand-off the way production FA kernels are: iteration j computes the softmax of
 # block j and the scores of block j + 1, but adds block j - 1's `p @ v` (carried as `pvp`) only
 # after block j's probabilities are on their way to the cube. The running accumulator is carried

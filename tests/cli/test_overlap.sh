@@ -11,7 +11,8 @@
 #     (30 B/cycle on a5, ~8.7k cycles, 10% of the run) cannot overlap anything              cube >= 0.80
 #   examples/flash_attention_long.py, a5: software-pipelined across the cube / vector hand-off, bound
 #     by the K / V stream (MTE2 95%); was 0.45 when the softmax waited for the previous p @ v   cube >= 0.60
-#   examples/flash_attention_long_a2a3.py, a2a3: MTE2-bound (K, V and the p ring through GM)     cube >= 0.50
+#   examples/flash_attention.py, a2a3: MTE2-bound (K, V and the p ring through GM)              cube >= 0.50
+#   examples/flash_attention.py, a5: the same program on a5 (0.62)                              cube >= 0.60
 set -u
 BUILD=${1:-build}
 PTOC="$BUILD/ptoc"
@@ -42,7 +43,8 @@ tests/cli/overlap/mm_fp16_128x256x4096.py a2a3 MTE2 0.90
 tests/e2e/rung3_k4096_w256_s2_fp16.py a2a3 MTE2 0.90
 tests/cli/overlap/mm_a5_fp16_256x256x4096.py a5 cube_util 0.80
 examples/flash_attention_long.py a5 cube_util 0.60
-examples/flash_attention_long_a2a3.py a2a3 cube_util 0.50
+examples/flash_attention.py a2a3 cube_util 0.50
+examples/flash_attention.py a5 cube_util 0.60
 LIST
 
 echo "$PASS passed, $FAIL failed"

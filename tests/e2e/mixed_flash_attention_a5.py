@@ -1,5 +1,5 @@
 # args: --target a5
-# examples/flash_attention.py on a5.
+# examples/flash_attention_small.py on a5.
 # Flash attention for one block of 64 queries (head dim 128) over 256 keys, in ONE mixed region
 # with an online softmax: the loop over KV blocks of 64 carries the running row max m, the running
 # row sum l and the unnormalised output acc (pl.range with init_values). The cube computes the scores

@@ -73,7 +73,7 @@ TEST(test_mutants_mlp) { CHECK(mutate_program("examples/fused_mlp.py", "a2a3") >
 TEST(test_mutants_fence) { CHECK(mutate_program("tests/e2e/mixed_gm_fence_fp16.py", "a2a3") > 0); }
 TEST(test_mutants_loop) { CHECK(mutate_program("tests/e2e/mixed_loop_slots1_fp16.py", "a2a3") > 0); }
 TEST(test_mutants_attention_a5) { CHECK(mutate_program("examples/attention.py", "a5") > 0); }
-TEST(test_mutants_flash) { CHECK(mutate_program("examples/flash_attention.py", "a2a3") > 0); }
+TEST(test_mutants_flash) { CHECK(mutate_program("examples/flash_attention_small.py", "a2a3") > 0); }
 /* carries pushed where they are made (expand_mixed_carry.c): init pushes before the loop, early pushes */
 TEST(test_mutants_flash_carried) { CHECK(mutate_program("tests/e2e/mixed_flash_carried_pv_fp16.py", "a2a3") > 0); }
 TEST(test_mutants_flash_carried_a5) { CHECK(mutate_program("tests/e2e/mixed_flash_carried_pv_fp16.py", "a5") > 0); }
