@@ -417,6 +417,23 @@ static bool op_matmul(OpArgs *a, InterpValue *out) {
  * first, as unfused. */
 #define FUSE_BYTES (INT64_C(4) << 20)
 
+/* Whether the box [off, off + ext) of arr is whole rows, contiguous in memory: ones in every dim
+ * before the last two, the whole last dim. */
+static bool whole_rows(const InterpArray *arr, const int64_t *off, const int64_t *ext) {
+    int r = arr->rank;
+    if (r < 2 || off[r - 1] != 0 || ext[r - 1] != arr->shape[r - 1]) return false;
+    for (int d = 0; d < r - 2; d++)
+        if (ext[d] != 1) return false;
+    return true;
+}
+
+/* Row-major element index of position pos in arr. */
+static int64_t linear_index(const InterpArray *arr, const int64_t *pos) {
+    int64_t i = 0;
+    for (int d = 0; d < arr->rank; d++) i = i * arr->shape[d] + pos[d];
+    return i;
+}
+
 static bool fused_assemble(OpArgs *a, OpArgs *b, InterpValue *out) {
     InterpMatmul m;
     DType dt;
@@ -431,32 +448,45 @@ static bool fused_assemble(OpArgs *a, OpArgs *b, InterpValue *out) {
     bool alias = dst->data == m.a->data || dst->data == m.b->data || (m.bias && dst->data == m.bias->data);
     int64_t rows = alias ? M : FUSE_BYTES / (N * interp_elem_bytes(dt) + 1) / 4 * 4;
     rows = rows < 4 ? 4 : rows > M ? M : rows;
+    /* A's rows are read in place when A is not transposed; the product goes straight into dst when
+     * dst's box is whole rows of dst's own dtype (the rounding is then the one op_assemble does) */
+    bool view_a = !m.a_trans && interp_store_packed(m.a->dtype);
+    bool direct = !alias && !kw_atomic_add(a) && dst->dtype == dt && interp_store_packed(dt) && whole_rows(dst, off, ext);
     int64_t a_shape[2] = { rows, K }, t_shape[2] = { rows, N };
-    InterpArray *band = interp_array_new(m.a->dtype, 2, a_shape), *t = interp_array_new(dt, 2, t_shape);
+    InterpArray *band = view_a ? NULL : interp_array_new(m.a->dtype, 2, a_shape);
+    InterpArray *t = direct ? NULL : interp_array_new(dt, 2, t_shape);
+    size_t eb_a = (size_t)interp_elem_bytes(m.a->dtype), eb_t = (size_t)interp_elem_bytes(dt);
     InterpMatmul bm = m;
-    bm.a = band;
     bm.a_trans = false;
     bool ok = true;
     for (int64_t i0 = 0; i0 < M && ok; i0 += rows) {
         int64_t h = M - i0 < rows ? M - i0 : rows, o[INTERP_MAX_RANK], e[INTERP_MAX_RANK];
-        band->shape[0] = band->valid[0] = t->shape[0] = t->valid[0] = h;
-        band->numel = h * K;
-        t->numel = h * N;
-        size_t eb = (size_t)interp_elem_bytes(band->dtype);
-        if (!m.a_trans)   /* rows i0.. of A, same dtype: one block of bytes */
-            memcpy(band->data, (const char *)m.a->data + (size_t)(i0 * K) * eb, (size_t)(h * K) * eb);
-        else
-            for (int64_t r = 0; r < h; r++)   /* rows i0.. of op(A), same dtype: exact copies */
-                for (int64_t k = 0; k < K; k++) interp_set(band, r * K + k, interp_get(m.a, k * M + i0 + r));
-        interp_matmul_run(&bm, t);
+        int64_t hk[2] = { h, K }, hn[2] = { h, N };
         memcpy(o, off, sizeof o);
         memcpy(e, ext, sizeof e);
         o[dst->rank - 2] += i0;
         e[dst->rank - 2] = h;
-        ok = copy_into(a, dst, t, o, e, kw_atomic_add(a));
+        InterpArray *av = view_a ? interp_array_borrow(m.a->dtype, 2, hk, (char *)m.a->data + (size_t)(i0 * K) * eb_a) : NULL;
+        if (av) bm.a = av;
+        else {
+            band->shape[0] = band->valid[0] = h;
+            band->numel = h * K;
+            for (int64_t r = 0; r < h; r++)   /* rows i0.. of op(A), same dtype: exact copies */
+                for (int64_t k = 0; k < K; k++) interp_set(band, r * K + k, interp_get(m.a, k * M + i0 + r));
+            bm.a = band;
+        }
+        InterpArray *res = direct ? interp_array_borrow(dt, 2, hn, (char *)dst->data + (size_t)linear_index(dst, o) * eb_t) : t;
+        if (!direct) {
+            t->shape[0] = t->valid[0] = h;
+            t->numel = h * N;
+        }
+        interp_matmul_run(&bm, res);
+        if (av) interp_array_release(av);
+        if (direct) interp_array_release(res);
+        else ok = copy_into(a, dst, t, o, e, kw_atomic_add(a));
     }
-    interp_array_release(band);
-    interp_array_release(t);
+    if (band) interp_array_release(band);
+    if (t) interp_array_release(t);
     if (ok) *out = take(a, 0);
     return ok;
 }

@@ -80,31 +80,34 @@ static const char *first_msg(const Env *e) { return e->d.items.len ? e->d.items.
 
 /* ---------------------------------------------------------------- tests */
 /* assemble(c, matmul(a, b), off) is computed into c by row bands (interp_ops.c, fused_assemble):
- * bit-identical to the unfused form (t = matmul; assemble(c, t, off)) — transposed A, atomic add
- * into an offset window, a ragged last band (300 rows against 128-row bands of an 8192-column FP32
- * product) — and, when the target is an operand (c = c @ b, an FP16 product), the whole product is
- * formed before c changes. */
-static Program *mm_into(IrCtx *c, bool fused, bool alias, int64_t M, int64_t N, int64_t K, int64_t R, int64_t C) {
+ * bit-identical to the unfused form (t = matmul; assemble(c, t, off)) — mode 0: transposed A, atomic
+ * add into an offset window, a ragged last band (300 rows against 128-row bands of an 8192-column FP32
+ * product); mode 1: when the target is an operand (c = c @ b, an FP16 product), the whole product is
+ * formed before c changes; mode 2: plain A read in place and whole rows of c written in place (rows
+ * 10.. of a [320, 8192] target, ragged bands again). */
+static Program *mm_into(IrCtx *c, bool fused, int mode, int64_t M, int64_t N, int64_t K, int64_t R, int64_t C) {
+    bool alias = mode == 1, trans = mode == 0;
     Function *f = ir_func_new(c, fused ? "fused" : "unfused", FT_ORCHESTRATION);
-    Var *a = param(c, f, "a", alias ? tt(c, DT_FP16, M, K) : tt(c, DT_FP16, K, M), PD_IN);
+    Var *a = param(c, f, "a", trans ? tt(c, DT_FP16, K, M) : tt(c, DT_FP16, M, K), PD_IN);
     Var *b = alias ? NULL : param(c, f, "b", tt(c, DT_FP16, K, N), PD_IN);
     Var *out = param(c, f, "c", tt(c, alias ? DT_FP16 : DT_FP32, R, C), PD_INOUT);
     Expr *m = mkop(c, OP_TENSOR_MATMUL, 2, ir_ref(a), ir_ref(alias ? out : b));
-    if (!alias) ir_attr_set(c, &m->call.kwargs, "a_trans", ir_av_bool(true));
+    if (trans) ir_attr_set(c, &m->call.kwargs, "a_trans", ir_av_bool(true));
     ir_attr_set(c, &m->call.kwargs, "out_dtype", ir_av_dtype(alias ? DT_FP16 : DT_FP32));
     ded(c, m);
     Expr *src = fused ? m : ir_ref(let(c, &f->body, "t", m));
-    Expr *asm_ = mkop(c, OP_TENSOR_ASSEMBLE, 3, ir_ref(out), src, alias ? it2(c, 0, 0) : it2(c, 10, 5));
-    if (!alias) ir_attr_set(c, &asm_->call.kwargs, "atomic", ir_av_int(1));
+    Expr *asm_ = mkop(c, OP_TENSOR_ASSEMBLE, 3, ir_ref(out), src, alias ? it2(c, 0, 0) : it2(c, 10, trans ? 5 : 0));
+    if (trans) ir_attr_set(c, &asm_->call.kwargs, "atomic", ir_av_int(1));
     ret1(c, f, &f->body, let(c, &f->body, "c2", ded(c, asm_)));
     return prog1(c, f);
 }
 
 TEST(test_assemble_matmul_bands) {
-    for (int alias = 0; alias < 2; alias++) {
+    for (int mode = 0; mode < 3; mode++) {
+        bool alias = mode == 1;
         /* alias: c [40, 65536] FP16 = a [40, 40] @ c, in 32-row bands were it not an operand */
         int64_t M = alias ? 40 : 300, N = alias ? 65536 : 8192, K = alias ? 40 : 8, R = alias ? 40 : 320,
-                C = alias ? 65536 : 8200;
+                C = alias ? 65536 : mode == 0 ? 8200 : 8192;
         size_t ab = (size_t)(K * M), bb = alias ? 1 : (size_t)(K * N), cb = (size_t)(R * C) * (alias ? 2 : 4);
         uint16_t *av = malloc(2 * ab), *bv = malloc(2 * bb);
         unsigned char *c1 = malloc(cb), *c2 = malloc(cb);
@@ -122,14 +125,26 @@ TEST(test_assemble_matmul_bands) {
             env_open(&e);
             InterpTensor args[3];
             int n = 0;
-            args[n++] = alias ? tens(DT_FP16, M, K, av) : tens(DT_FP16, K, M, av);
+            args[n++] = mode == 0 ? tens(DT_FP16, K, M, av) : tens(DT_FP16, M, K, av);
             if (!alias) args[n++] = tens(DT_FP16, K, N, bv);
             args[n++] = tens(alias ? DT_FP16 : DT_FP32, R, C, outs[fused]);
-            CHECK(interp_run(mm_into(e.c, fused, alias, M, N, K, R, C), NULL, args, n, &e.d));
+            CHECK(interp_run(mm_into(e.c, fused, mode, M, N, K, R, C), NULL, args, n, &e.d));
             CHECK_EQ_INT(e.d.nerrors, 0);
             env_close(&e);
         }
-        CHECK_MSG(memcmp(c1, c2, cb) == 0, "alias %d: the banded product differs from the unfused one", alias);
+        CHECK_MSG(memcmp(c1, c2, cb) == 0, "mode %d: the banded product differs from the unfused one", mode);
+        if (mode == 2) {   /* and it is the product: c[10 + i][j] = sum_k a[i][k] b[k][j], exact in float here */
+            int bad = 0;
+            for (int64_t i = 0; i < M; i += 37)
+                for (int64_t j = 0; j < N; j += 101) {
+                    float want = 0;
+                    for (int64_t k = 0; k < K; k++) want += fp16_to_f32(av[i * K + k]) * fp16_to_f32(bv[k * N + j]);
+                    float got;
+                    memcpy(&got, c2 + 4 * (size_t)((10 + i) * C + j), 4);
+                    bad += got != want;
+                }
+            CHECK_EQ_INT(bad, 0);
+        }
         free(av); free(bv); free(c1); free(c2);
     }
 }
