@@ -267,8 +267,9 @@ bool front_assign_unpack(Parser *p, StmtList *body, const char **names, Span *sp
     Expr *v = front_parse_expr(p);
     if (!v) return false;
     if (v->kind != EX_TUPLE || v->tuple.n != n) {
-        front_error(p, v->span.line ? v->span : vsp, "%d names on the left need a tuple of %d values, such as x.shape of a rank-%d "
-                    "tensor (tuple assignment supports x.shape, literal tuples and pl.yield_)", n, n, n);
+        front_error(p, v->span.line ? v->span : vsp, "%d name%s on the left need%s a tuple of %d value%s, such as x.shape of a rank-%d "
+                    "tensor (tuple assignment supports x.shape, literal tuples and pl.yield_)", n, n == 1 ? "" : "s",
+                    n == 1 ? "s" : "", n, n == 1 ? "" : "s", n);
         return false;
     }
     for (int i = 0; i < n; i++) {

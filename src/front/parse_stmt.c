@@ -233,6 +233,38 @@ static bool parse_assign(Parser *p, StmtList *body, YieldCtx *y) {
     return assign_value(p, body, names[0], spans[0], annots[0]);
 }
 
+/* '(' NAME (',' NAME)* [','] ')' '=' ahead: a parenthesised target list, (x,) = pl.yield_(v) */
+static bool paren_targets_ahead(Parser *p) {
+    if (!front_is_op_at(p, 0, "(")) return false;
+    for (int k = 1;; k += 2) {
+        if (front_peek(p, k)->kind != TK_NAME) return false;
+        if (front_is_op_at(p, k + 1, ")")) return front_is_op_at(p, k + 2, "=");
+        if (!front_is_op_at(p, k + 1, ",")) return false;
+        if (front_is_op_at(p, k + 2, ")")) return front_is_op_at(p, k + 3, "=");
+    }
+}
+
+/* (a, b) = v, (a,) = v, (a) = v: as the unparenthesised forms; a trailing comma makes a 1-tuple. */
+static bool parse_paren_assign(Parser *p, StmtList *body, YieldCtx *y) {
+    Span at = front_next(p)->span;
+    const char *names[32];
+    Span spans[32];
+    Type *annots[32] = { NULL };
+    int n = 0;
+    bool tuple = false;
+    do {
+        if (front_is_op_at(p, 0, ")")) break;
+        if (n == 32) { front_error(p, front_peek(p, 0)->span, "too many targets"); return false; }
+        if (!(names[n] = front_expect_name(p, "a target name", &spans[n]))) return false;
+        n++;
+        tuple = front_is_op_at(p, 0, ",");
+    } while (front_accept_op(p, ","));
+    if (!front_expect_op(p, ")", "to close the targets") || !front_expect_op(p, "=", "after the assignment targets")) return false;
+    if (is_pl_yield(p)) return parse_yield(p, body, y, names, spans, annots, n, at);
+    if (n == 1 && !tuple) return assign_value(p, body, names[0], spans[0], NULL);
+    return front_assign_unpack(p, body, names, spans, n, at) && end_of_stmt(p);
+}
+
 static bool parse_augassign(Parser *p, StmtList *body) {
     static const struct { const char *tok; BinOp op; } ops[] = { { "+=", BIN_ADD }, { "-=", BIN_SUB }, { "*=", BIN_MUL },
                                                                   { "//=", BIN_FLOORDIV }, { "%=", BIN_FLOORMOD } };
@@ -309,6 +341,12 @@ static bool parse_simple(Parser *p, StmtList *body, YieldCtx *y, bool *was_yield
         if (!s || !s->var) { front_error(p, t->span, "'%s' is not defined", t->text); return false; }
         front_next(p);
         return front_sugar_store(p, body, s->var, t->span) && end_of_stmt(p);
+    }
+    if (paren_targets_ahead(p)) {
+        bool seen = y && y->seen;
+        bool ok = parse_paren_assign(p, body, y);
+        *was_yield = y && y->seen && !seen;
+        return ok;
     }
     if (is_pl_name(p, "func_attr")) return parse_func_attr(p);
     if (is_pl_name(p, "yield_")) {
