@@ -121,4 +121,10 @@ bool base_write_file(const char *path, const char *data, size_t len);   /* false
 bool base_mkdir_p(const char *path);                                     /* false with errno set */
 double base_now_seconds(void);                            /* monotonic */
 
+/* ---- large data buffers (hugemem.c): malloc / calloc, advised onto transparent huge pages when at
+ * least 2 MiB (fewer first-touch faults); freed with free() ---- */
+void *base_malloc_big(size_t n);
+void *base_calloc_big(size_t n);
+void base_advise_huge(void *p, size_t n);
+
 #endif

@@ -369,7 +369,7 @@ static void **golden_copies(DrvSession *s, void **bufs) {
     PTOC_ASSERT(gold, "out of memory");
     for (int i = 0; i < s->nparams; i++) {
         size_t n = (size_t)s->params[i].bytes;
-        gold[i] = malloc(n ? n : 1);
+        gold[i] = base_malloc_big(n);
         PTOC_ASSERT(gold[i], "out of memory allocating %zu bytes for '%s'", n, s->params[i].name);
         if (bufs[i]) memcpy(gold[i], bufs[i], n);
     }
@@ -544,7 +544,7 @@ bool drv_run_random(DrvSession *s) {
          * an input every element of which is filled needs no zeroing */
         bool fill = p->is_tensor && p->dir != PD_OUT && !s->opt.timing_only;
         size_t n = (size_t)(p->bytes ? p->bytes : 1);
-        bufs[i] = fill ? malloc(n) : calloc(1, n);
+        bufs[i] = fill ? base_malloc_big(n) : base_calloc_big(n);
         PTOC_ASSERT(bufs[i] != NULL, "out of memory allocating %lld bytes for '%s'", (long long)p->bytes, p->name);
         if (fill) {
             if (p->numel * dtype_bytes(p->dtype) < p->bytes) memset(bufs[i], 0, n);

@@ -60,7 +60,9 @@ InterpArray *interp_array_new(DType dt, int rank, const int64_t *shape) {
         a->shape[i] = a->valid[i] = shape[i];
         a->numel *= shape[i];
     }
-    a->data = xcalloc((size_t)a->numel, (size_t)interp_elem_bytes(dt));   /* zero bits are 0 in every storage */
+    size_t bytes = (size_t)a->numel * (size_t)interp_elem_bytes(dt);
+    a->data = base_calloc_big(bytes);   /* zero bits are 0 in every storage */
+    PTOC_ASSERT(a->data, "out of memory (%zu bytes)", bytes);
     return a;
 }
 
