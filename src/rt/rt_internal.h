@@ -38,13 +38,15 @@ typedef struct RtTensor {
 /* A buffer the run knows (entry parameters, runtime allocations), for naming regions in reports. */
 typedef struct RtBufInfo { uint64_t addr; const char *name; DType dtype; int ndims; int64_t shape[RT_MAX_DIMS]; } RtBufInfo;
 
-/* Bytes [lo, hi) of buffer `buf` touched by one block of a task (rt_race.c). */
+/* Bytes touched by one block of a task in buffer `buf` (rt_race.c): `count` runs of bytes
+ * [lo + k * stride, hi + k * stride), k = 0 .. count - 1 (the rows of a strided view are one record;
+ * count 1: the single run [lo, hi), stride unused). */
 typedef struct RtAccess {
     int task;
+    bool write, atomic;
     int64_t block;
     uint64_t buf;
-    int64_t lo, hi;
-    bool write, atomic;
+    int64_t lo, hi, stride, count;
     const char *name;
 } RtAccess;
 

@@ -10,7 +10,9 @@
  *   readers (atomic adds commute, so two of them never race). "Ordered" means a path of WAIT edges
  *   (happens-before); transitivity is why checking the last writers suffices. Blocks of one SPMD task
  *   are concurrent: overlapping blocks race unless both add atomically. The check reads the
- *   accesses after the run, so kernels run in any order the scheduler likes. */
+ *   accesses after the run, so kernels run in any order the scheduler likes. A block's accesses are
+ *   kept as records of equal runs at a constant stride (the rows of a column panel: one record, not
+ *   one per row), checked run by run. */
 #include "rt/rt_internal.h"
 
 #include <stdlib.h>
@@ -21,13 +23,20 @@
 struct RtAccessSink { Rt *rt; int task; int64_t block; };
 
 /* ---------------------------------------------------------------- recording */
+/* Elements [lo, hi) of t: joins the previous record when it continues it — the same run grown, or
+ * one more run of a strided record (the next row of a column panel) — else a new record. */
 static void push_access(Rt *rt, int task, int64_t block, const RtTensor *t, int64_t lo, int64_t hi, bool write, bool atomic) {
     int64_t eb = dtype_bytes(t->dtype);
-    RtAccess a = { task, block, t->addr, lo * eb, hi * eb, write, atomic, t->name };
+    RtAccess a = { task, write, atomic, block, t->addr, lo * eb, hi * eb, 0, 1, t->name };
     if (rt->accesses.len) {
-        RtAccess *last = &rt->accesses.data[rt->accesses.len - 1];
-        if (last->task == task && last->block == block && last->buf == a.buf && last->write == write &&
-            last->atomic == atomic && last->hi == a.lo) { last->hi = a.hi; return; }
+        RtAccess *l = &rt->accesses.data[rt->accesses.len - 1];
+        if (l->task == task && l->block == block && l->buf == a.buf && l->write == write && l->atomic == atomic) {
+            if (l->count == 1 && l->hi == a.lo) { l->hi = a.hi; return; }
+            if (a.hi - a.lo == l->hi - l->lo) {
+                if (l->count == 1 && a.lo > l->hi) { l->stride = a.lo - l->lo; l->count = 2; return; }
+                if (l->count > 1 && a.lo == l->lo + l->count * l->stride) { l->count++; return; }
+            }
+        }
     }
     vec_push(&rt->accesses, a);
 }
@@ -208,9 +217,10 @@ static int seg_cover(Shadow *sh, int64_t lo, int64_t hi) {
 
 static bool ordered(Checker *c, int before, int task) { return before < 0 || before == task || reaches(&c->reach, before, task); }
 
-static void check_and_apply(Checker *c, Shadow *sh, const RtAccess *a) {
-    int i = seg_cover(sh, a->lo, a->hi);
-    for (; i < sh->segs.len && sh->segs.data[i].lo < a->hi; i++) {
+/* One run [lo, hi) of access a against the shadow, then into it. */
+static void check_and_apply_run(Checker *c, Shadow *sh, const RtAccess *a, int64_t lo, int64_t hi) {
+    int i = seg_cover(sh, lo, hi);
+    for (; i < sh->segs.len && sh->segs.data[i].lo < hi; i++) {
         Seg *s = &sh->segs.data[i];
         int j = a->task;
         if (s->adders.len && !a->atomic) {                /* the adders imply the plain writer */
@@ -235,6 +245,10 @@ static void check_and_apply(Checker *c, Shadow *sh, const RtAccess *a) {
     }
 }
 
+static void check_and_apply(Checker *c, Shadow *sh, const RtAccess *a) {
+    for (int64_t k = 0; k < a->count; k++) check_and_apply_run(c, sh, a, a->lo + k * a->stride, a->hi + k * a->stride);
+}
+
 static Shadow *shadow_of(ShadowVec *shs, uint64_t buf) {
     for (int k = shs->len - 1; k >= 0; k--)
         if (shs->data[k].buf == buf) return &shs->data[k];
@@ -243,15 +257,37 @@ static Shadow *shadow_of(ShadowVec *shs, uint64_t buf) {
     return &shs->data[shs->len - 1];
 }
 
+static int64_t last_hi(const RtAccess *a) { return a->hi + (a->count - 1) * a->stride; }
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* The runs of q that overlap run [lo, hi) of p, each noted as a race between the two blocks, the
+ * run that starts first (then the lower block) named first, as a run-by-run scan would. */
+static void overlap_run(Checker *c, const RtAccess *p, int64_t lo, int64_t hi, const RtAccess *q) {
+    int64_t j0 = 0, j1 = q->count - 1;
+    if (q->count > 1) {                                   /* q's runs k with q->hi + k s > lo and q->lo + k s < hi */
+        int64_t a = floor_div(lo - q->hi, q->stride) + 1, b = floor_div(hi - q->lo - 1, q->stride);
+        if (a > j0) j0 = a;
+        if (b < j1) j1 = b;
+    }
+    for (int64_t j = j0; j <= j1; j++) {
+        int64_t qlo = q->lo + j * q->stride, qhi = q->hi + j * q->stride;
+        if (qlo >= hi || qhi <= lo) continue;
+        int64_t o0 = lo > qlo ? lo : qlo, o1 = hi < qhi ? hi : qhi;
+        bool q_first = qlo < lo || (qlo == lo && q->block < p->block);
+        if (q_first) note_race(c, q, q->task, q->write, p, o0, o1);
+        else note_race(c, p, p->task, p->write, q, o0, o1);
+    }
+}
+
 /* Blocks of one task run concurrently: overlapping accesses of two blocks race unless both only
- * read or both add atomically. acc[lo, hi) are one task's accesses, sorted by (buf, lo). */
+ * read or both add atomically. acc[0, n) are one task's accesses, sorted by (buf, first byte). */
 static void check_blocks(Checker *c, RtAccess *acc, int n) {
     for (int x = 0; x < n; x++)
-        for (int y = x + 1; y < n && acc[y].buf == acc[x].buf && acc[y].lo < acc[x].hi; y++) {
+        for (int y = x + 1; y < n && acc[y].buf == acc[x].buf && acc[y].lo < last_hi(&acc[x]); y++) {
             const RtAccess *p = &acc[x], *q = &acc[y];
             if (p->block == q->block || (!p->write && !q->write) || (p->atomic && q->atomic)) continue;
-            int64_t lo = p->lo > q->lo ? p->lo : q->lo, hi = p->hi < q->hi ? p->hi : q->hi;
-            note_race(c, p, p->task, p->write, q, lo, hi);
+            for (int64_t k = 0; k < p->count; k++) overlap_run(c, p, p->lo + k * p->stride, p->hi + k * p->stride, q);
         }
 }
 
