@@ -29,6 +29,8 @@
 #include "sim/sim.h"
 
 /* ---- values ---- */
+static int host_threads(int threads);
+
 /* splitmix64: value i of a stream is mix(state + (i + 1) * gamma), so any element can be made on
  * its own (the parallel fill below) and the stream is the same however it is cut. */
 #define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
@@ -280,8 +282,21 @@ static void tolerance(const DrvSession *s, double *atol, double *rtol) {
     *atol = *rtol = cls == 2 ? 1e-2 : cls == 0 ? 0.0 : 1e-4;
 }
 
-/* Elements [e0, e0 + n) of output p: x the simulator's (indexed from e0), g the golden's (from 0). */
+/* Elements [e0, e0 + n) of output p: x the simulator's (indexed from e0), g the golden's (from 0).
+ * Identical bytes need no arithmetic (error 0): the common case is skipped a block at a time. */
+static void compare_range(DrvRunStats *r, const DrvParam *p, const void *x, const void *g, int64_t e0, int64_t n);
 static void compare_elems(DrvRunStats *r, const DrvParam *p, const void *x, const void *g, int64_t e0, int64_t n) {
+    enum { SAME_BLOCK = 256 };
+    int eb = dtype_bytes(p->dtype);
+    if (eb <= 0) { compare_range(r, p, x, g, e0, n); return; }
+    for (int64_t b = 0; b < n; b += SAME_BLOCK) {
+        int64_t m = n - b < SAME_BLOCK ? n - b : SAME_BLOCK;
+        if (memcmp((const char *)x + (e0 + b) * eb, (const char *)g + b * eb, (size_t)(m * eb)) == 0) r->checked += m;
+        else compare_range(r, p, x, (const char *)g + b * eb, e0 + b, m);
+    }
+}
+
+static void compare_range(DrvRunStats *r, const DrvParam *p, const void *x, const void *g, int64_t e0, int64_t n) {
     for (int64_t e = 0; e < n; e++) {
         double xv = drv_elem_get(x, p->dtype, e0 + e), gv = drv_elem_get(g, p->dtype, e);
         r->checked++;
@@ -322,6 +337,44 @@ static bool compare_spilled(DrvSession *s, const DrvParam *p, const void *x, con
     return ok;
 }
 
+/* compare_elems over [0, n) on up to `threads` host threads, each with its own counts, merged after
+ * (sums and maxima: the same figures as one pass). */
+typedef struct CompareJob { DrvRunStats st; const DrvParam *p; const void *x, *g; int64_t e0, n; } CompareJob;
+static void *compare_job(void *v) {
+    CompareJob *j = v;
+    compare_elems(&j->st, j->p, j->x, (const char *)j->g + j->e0 * dtype_bytes(j->p->dtype), j->e0, j->n);
+    return NULL;
+}
+
+static void compare_threads(DrvRunStats *r, const DrvParam *p, const void *x, const void *g, int threads) {
+    enum { MAX_CMP_THREADS = 16, MIN_CMP_CHUNK = 1 << 18 };
+    int64_t n = p->numel;
+    if (threads > MAX_CMP_THREADS) threads = MAX_CMP_THREADS;
+    if (threads > n / MIN_CMP_CHUNK) threads = (int)(n / MIN_CMP_CHUNK);
+    if (threads < 2 || dtype_bytes(p->dtype) <= 0) { compare_elems(r, p, x, g, 0, n); return; }
+    CompareJob jobs[MAX_CMP_THREADS];
+    pthread_t th[MAX_CMP_THREADS];
+    bool started[MAX_CMP_THREADS] = { false };
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (CompareJob){ .p = p, .x = x, .g = g, .e0 = n * t / threads, .n = n * (t + 1) / threads - n * t / threads };
+        jobs[t].st.atol = r->atol;
+        jobs[t].st.rtol = r->rtol;
+        if (t > 0) started[t] = pthread_create(&th[t], NULL, compare_job, &jobs[t]) == 0;
+    }
+    compare_job(&jobs[0]);
+    for (int t = 0; t < threads; t++) {
+        if (t > 0) {
+            if (started[t]) pthread_join(th[t], NULL);
+            else compare_job(&jobs[t]);
+        }
+        const DrvRunStats *q = &jobs[t].st;
+        r->checked += q->checked;
+        r->mismatches += q->mismatches;
+        if (q->max_abs_err > r->max_abs_err) r->max_abs_err = q->max_abs_err;
+        if (q->max_rel_err > r->max_rel_err) r->max_rel_err = q->max_rel_err;
+    }
+}
+
 static bool compare(DrvSession *s, void **bufs, void **gold, const GoldSpill *sp) {
     DrvRunStats *r = &s->run;
     tolerance(s, &r->atol, &r->rtol);
@@ -331,7 +384,7 @@ static bool compare(DrvSession *s, void **bufs, void **gold, const GoldSpill *sp
         const DrvParam *p = &s->params[i];
         if (!p->is_tensor || p->dir == PD_IN) continue;
         if (sp->off[i] >= 0) ok = compare_spilled(s, p, bufs[i], sp, sp->off[i]);
-        else compare_elems(r, p, bufs[i], gold[i], 0, p->numel);
+        else compare_threads(r, p, bufs[i], gold[i], host_threads(s->opt.threads));
     }
     r->within_tol = r->mismatches == 0;
     return ok;
