@@ -597,7 +597,7 @@ bool drv_run_random(DrvSession *s) {
          * an input every element of which is filled needs no zeroing */
         bool fill = p->is_tensor && p->dir != PD_OUT && !s->opt.timing_only;
         size_t n = (size_t)(p->bytes ? p->bytes : 1);
-        bufs[i] = fill ? base_malloc_big(n) : base_calloc_big(n);
+        bufs[i] = fill ? base_malloc_big(n) : s->opt.timing_only ? calloc(1, n) : base_calloc_big(n);
         PTOC_ASSERT(bufs[i] != NULL, "out of memory allocating %lld bytes for '%s'", (long long)p->bytes, p->name);
         if (fill) {
             if (p->numel * dtype_bytes(p->dtype) < p->bytes) memset(bufs[i], 0, n);

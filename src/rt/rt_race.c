@@ -245,8 +245,45 @@ static void check_and_apply_run(Checker *c, Shadow *sh, const RtAccess *a, int64
     }
 }
 
-static void check_and_apply(Checker *c, Shadow *sh, const RtAccess *a) {
-    for (int64_t k = 0; k < a->count; k++) check_and_apply_run(c, sh, a, a->lo + k * a->stride, a->hi + k * a->stride);
+/* The runs of one task's records acc[0, n) (sorted by buffer and first byte) in address order, as if
+ * every run were a record of its own sorted the same way (buffer, first byte, block): a min-heap of
+ * the records by their next run. Address order keeps the shadow's segments appended at the end
+ * (interleaved strided records applied one after another would insert in the middle: quadratic). */
+typedef struct { const RtAccess *a; int64_t k; } RunCursor;
+
+static Shadow *shadow_of(ShadowVec *shs, uint64_t buf);
+
+static bool run_before(const RunCursor *x, const RunCursor *y) {
+    if (x->a->buf != y->a->buf) return x->a->buf < y->a->buf;
+    int64_t lx = x->a->lo + x->k * x->a->stride, ly = y->a->lo + y->k * y->a->stride;
+    if (lx != ly) return lx < ly;
+    return x->a->block < y->a->block;
+}
+
+static void heap_down(RunCursor *h, int n, int i) {
+    for (;;) {
+        int m = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && run_before(&h[l], &h[m])) m = l;
+        if (r < n && run_before(&h[r], &h[m])) m = r;
+        if (m == i) return;
+        RunCursor t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+static void check_task_runs(Checker *c, ShadowVec *shs, const RtAccess *acc, int n) {
+    RunCursor *h = malloc(sizeof *h * (size_t)(n > 0 ? n : 1));
+    PTOC_ASSERT(h, "out of memory");
+    for (int i = 0; i < n; i++) h[i] = (RunCursor){ &acc[i], 0 };
+    for (int i = n / 2 - 1; i >= 0; i--) heap_down(h, n, i);
+    while (n > 0) {
+        const RtAccess *a = h[0].a;
+        int64_t k = h[0].k;
+        check_and_apply_run(c, shadow_of(shs, a->buf), a, a->lo + k * a->stride, a->hi + k * a->stride);
+        if (++h[0].k == a->count) h[0] = h[--n];
+        heap_down(h, n, 0);
+    }
+    free(h);
 }
 
 static Shadow *shadow_of(ShadowVec *shs, uint64_t buf) {
@@ -351,7 +388,7 @@ void rt_check_races(Rt *rt, RtResult *res) {
         int y = x;
         while (y < n && rt->accesses.data[y].task == rt->accesses.data[x].task) y++;
         check_blocks(&c, rt->accesses.data + x, y - x);
-        for (int k = x; k < y; k++) check_and_apply(&c, shadow_of(&shs, rt->accesses.data[k].buf), &rt->accesses.data[k]);
+        check_task_runs(&c, &shs, rt->accesses.data + x, y - x);
         x = y;
     }
     for (int k = 0; k < c.races.len; k++) vec_push(&res->races, race_message(rt, &c.races.data[k]));
