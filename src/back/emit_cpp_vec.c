@@ -73,8 +73,41 @@ static const char *dn_view(Cpp *c, int b, int which, char *name, size_t n) {
     return name;
 }
 
+/* TROWSUM into a column-major [R, 1] result whose capacity was padded to a 32-byte column (an FP16
+ * sum of 8 rows is a [16, 1] tile valid [8, 1]): pto-isa's CPU TROWSUM static_asserts src Rows == dst
+ * Rows, stricter than the devices' TRowReduceCheck (valid rows equal) and than its own TROWMAX /
+ * TROWMIN. The source is renamed to a view at the same address whose capacity has dst's rows; a
+ * row-major none-box tile's element offset r * Cols + c does not depend on Rows and the instruction
+ * reads the valid rows only, so the view reads the same bytes. Returns false when no view is needed. */
+static bool rowsum_view(Cpp *c, const MirInst *i) {
+    static const char *pads[] = { "Null", "Zero", "Max", "Min" };
+    const MirBuf *d = &c->k->bufs[i->dst], *s = &c->k->bufs[i->src0];
+    if (i->vop != VOP_ROWSUM || d->rows == s->rows || s->blayout != ML_ROW_MAJOR || s->slayout != ML_NONE_BOX ||
+        s->ring_slots || s->valid_rows > d->rows)
+        return false;
+    int64_t end = (int64_t)s->addr + d->rows * s->cols * dtype_bytes(s->dtype);
+    if (c->t && c->t->physical[MS_VEC] && end > c->t->physical[MS_VEC]) {
+        cpp_unsupported(c, i, "trowsum: the [%lld, %lld] source view pto-isa needs runs past the vector buffer",
+                        (long long)d->rows, (long long)s->cols);
+        return true;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "v1_%s", c->bn[i->src0]);
+    cpp_line(c, "{   /* source view with dst's rows (pto-isa's CPU TROWSUM asserts src Rows == dst Rows) */");
+    c->ind += 2;
+    cpp_line(c, "Tile<TileType::Vec, %s, %lld, %lld, BLayout::RowMajor, %lld, %lld, SLayout::NoneBox, 512, PadValue::%s> %s;",
+             cpp_ctype(s->dtype), (long long)d->rows, (long long)s->cols, (long long)s->valid_rows,
+             (long long)s->valid_cols, pads[s->pad >= 0 && s->pad < 4 ? s->pad : 0], name);
+    cpp_line(c, "TASSIGN(%s, 0x%llxu);", name, (unsigned long long)s->addr);
+    cpp_vec_call(c, i, c->bn[i->dst], name, NULL);
+    c->ind -= 2;
+    cpp_line(c, "}");
+    return true;
+}
+
 void cpp_vec_inst(Cpp *c, const MirInst *i) {
     MirVecKind vk = mir_vop_kind(i->vop);
+    if (vk == MVK_ROW_REDUCE && rowsum_view(c, i)) return;
     if (elementwise(vk) && all_dn(c, i) && (c->k->bufs[i->dst].rows > 1 && c->k->bufs[i->dst].cols == 1)) {
         char nd[160], n0[160], n1[160];
         cpp_line(c, "{   /* row-major views of the [R, 1] column-major operands */");

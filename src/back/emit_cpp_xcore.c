@@ -1,20 +1,22 @@
 /* emit_cpp_xcore — cross-core transfers (TPUSH / TPOP / TFREE of mixed kernels) as PTO-ISA C++.
  * Requires: emit_cpp_int.h state; MirInst.region_split (both sides), slot_num, xdir.
  * Produces: the channel declarations (cpp_xcore_decls: one `TPipe` per direction the kernel uses, one
- *   slot counter per ring buffer) and the TPUSH / TPOP / TFREE lines.
+ *   slot counter per ring) and the TPUSH / TPOP / TFREE lines.
  * Does: ptoc's channel (xdir) becomes pto-isa's `TPipe<FlagID, DIR_C2V|DIR_V2C, SlotSize, SlotNum>`
  *   (pto/cpu/TPush.hpp: a blocking, mutex + condition-variable ring shared by the cluster's threads).
  *   Both sides must instantiate the same TPipe type — the CPU simulation keys the shared ring by its
- *   template arguments — so SlotSize is the whole cluster tile in bytes on both sides: the producer's
- *   tile on the AIC (C2V), the consumer's Mat tile on the AIC (V2C), and the lane's part times the
- *   number of lanes on an AIV. The split (TileSplitAxis) is the region's on both sides: pto-isa's
- *   consumer picks its half by get_subblockid(), which the harness sets to the AIV kernel's lane.
+ *   template arguments — so SlotSize is the largest whole cluster tile of the direction in bytes on
+ *   both sides (scan): the producer's tile on the AIC (C2V), the consumer's Mat tile on the AIC (V2C),
+ *   and the lane's part times the number of lanes on an AIV. The split (TileSplitAxis) is the
+ *   region's on both sides: pto-isa's consumer picks its half by get_subblockid(), which the harness
+ *   sets to the AIV kernel's lane.
  *   a2a3 moves the data through a GM ring (targets.md: the `__gm_pipe_buffer` workspace, which the
  *   runtime does not pass yet: under __CPU_SIM the harness provides it, a device build fails to
  *   compile naming it); a5 through the consumer's on-chip buffer (GM slot buffer nullptr).
- *   A pop reassigns the ring buffer's Tile to the slot ptoc's walk uses (pop n: slot n % ring_slots,
- *   mir.h), so later instructions naming the buffer read that slot. A sync-only fence (no tile) has no
- *   TPUSH / TPOP form in pto-isa's CPU simulation and is reported. */
+ *   A pop reassigns the ring buffer's Tile to the slot ptoc's walk uses (the ring's pop n: slot
+ *   n % ring_slots, mir.h, sim/xcore.c; ring_of), so later instructions naming the buffer read that
+ *   slot. A sync-only fence (no tile) has no TPUSH / TPOP form in pto-isa's CPU simulation and is
+ *   reported. */
 #include "back/emit_cpp_int.h"
 
 static const char *split_name(MirSplit s) {
@@ -34,19 +36,42 @@ static int64_t slot_bytes(const Cpp *c, const MirInst *i) {
     return n;
 }
 
-typedef struct XScan { const MirInst *first[2]; bool sync_only; } XScan;
+/* Per direction: the first transfer (its slot_num) and the largest tile it carries. SlotSize is the
+ * largest, not the first: one channel may carry tiles of several shapes (flash_attention_long pushes a
+ * [64, 128] score tile and a [64, 384] `p @ v` through one C2V ring), and pto-isa's CPU pipe copies
+ * every entry into a slot of SlotSize bytes without a bound check — a larger later entry overran the
+ * slot storage into the pipe's bookkeeping (F5 in docs/sim.md: hangs, heap corruption). */
+typedef struct XScan { const MirInst *first[2]; int64_t bytes[2]; bool sync_only; } XScan;
 
-static void scan(const MirBlock *b, XScan *s) {
+static void scan(const Cpp *c, const MirBlock *b, XScan *s) {
     for (int j = 0; j < b->len; j++) {
         const MirInst *i = b->items[j];
         if (i->op == MI_TPUSH || i->op == MI_TPOP || i->op == MI_TFREE) {
             if (i->sync_only) s->sync_only = true;
-            else if (i->op != MI_TFREE && !s->first[i->xdir & 1]) s->first[i->xdir & 1] = i;
+            else if (i->op != MI_TFREE) {
+                int d = i->xdir & 1;
+                int64_t n = slot_bytes(c, i);
+                if (!s->first[d]) s->first[d] = i;
+                if (n > s->bytes[d]) s->bytes[d] = n;
+            }
         }
-        scan(&i->body, s);
-        scan(&i->then_body, s);
-        scan(&i->else_body, s);
+        scan(c, &i->body, s);
+        scan(c, &i->then_body, s);
+        scan(c, &i->else_body, s);
     }
+}
+
+/* The buffer whose counter numbers the pops of ring buffer b: the first ring buffer at the same
+ * address. Tiles of several shapes popped through one ring are separate MirBufs over the same slots,
+ * and pop n of the ring — not of the buffer — takes slot n % slot_num (sim/xcore.c, and pto-isa's
+ * pipe, whose slot index counts the channel's entries). */
+static int ring_of(const Cpp *c, int b) {
+    const MirBuf *x = &c->k->bufs[b];
+    for (int q = 0; q < c->k->nbufs; q++) {
+        const MirBuf *y = &c->k->bufs[q];
+        if (y->ring_slots > 0 && y->space == x->space && y->addr == x->addr) return q;
+    }
+    return b;
 }
 
 /* a5 V2C on the AIC: the consumer buffer is ptoc's L1 ring. pto-isa's CPU model stages the popped slot as
@@ -78,13 +103,13 @@ static void v2c_a5_pipe(Cpp *c, const MirInst *pop, int64_t bytes) {
 }
 
 void cpp_xcore_decls(Cpp *c) {
-    XScan s = { { NULL, NULL }, false };
-    scan(&c->k->body, &s);
+    XScan s = { { NULL, NULL }, { 0, 0 }, false };
+    scan(c, &c->k->body, &s);
     bool a5 = c->t->bw_xcore > 0;
     for (int d = 0; d < 2; d++) {
         const MirInst *i = s.first[d];
         if (!i) continue;
-        int64_t bytes = slot_bytes(c, i);
+        int64_t bytes = s.bytes[d];
         cpp_line(c, "using PtocPipe%s = TPipe<%d, Direction::%s, %lldu, %du>;", d == XDIR_C2V ? "C2V" : "V2C", d,
                  d == XDIR_C2V ? "DIR_C2V" : "DIR_V2C", (long long)bytes, i->slot_num);
         if (a5 && d == XDIR_V2C && c->k->core == CORE_AIC) {
@@ -95,7 +120,8 @@ void cpp_xcore_decls(Cpp *c) {
                  a5 ? "nullptr" : d == XDIR_C2V ? "PTOC_GM_PIPE_BUFFER(0)" : "PTOC_GM_PIPE_BUFFER(1)");
     }
     for (int j = 0; j < c->k->nbufs; j++)
-        if (c->k->bufs[j].ring_slots > 0) cpp_line(c, "int64_t ptoc_ring_%d = 0;   /* pops of %s so far */", j, c->bn[j]);
+        if (c->k->bufs[j].ring_slots > 0 && ring_of(c, j) == j)
+            cpp_line(c, "int64_t ptoc_ring_%d = 0;   /* pops of the ring at %s so far */", j, c->bn[j]);
 }
 
 void cpp_xcore_inst(Cpp *c, const MirInst *i) {
@@ -111,9 +137,10 @@ void cpp_xcore_inst(Cpp *c, const MirInst *i) {
         cpp_line(c, "TPUSH<%s, decltype(%s), %s>(%s, %s);", ty, c->bn[i->src0], sp, pv, c->bn[i->src0]);
     } else if (i->op == MI_TPOP) {
         const MirBuf *x = &c->k->bufs[i->dst];
+        int r = ring_of(c, i->dst);
         cpp_line(c, "TASSIGN(%s, 0x%llxu + (uint32_t)(ptoc_ring_%d %% %d) * 0x%llxu);", c->bn[i->dst],
-                 (unsigned long long)x->addr, i->dst, x->ring_slots, (unsigned long long)x->bytes);
-        cpp_line(c, "ptoc_ring_%d++;", i->dst);
+                 (unsigned long long)x->addr, r, x->ring_slots, (unsigned long long)x->bytes);
+        cpp_line(c, "ptoc_ring_%d++;", r);
         cpp_line(c, "TPOP<%s, decltype(%s), %s>(%s, %s);", ty, c->bn[i->dst], sp, pv, c->bn[i->dst]);
     } else {
         cpp_line(c, "TFREE<%s, %s>(%s);", ty, sp, pv);

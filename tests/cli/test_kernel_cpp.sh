@@ -4,7 +4,10 @@
 #     Tile types, TASSIGN addresses, the instructions and a kernel_entry wrapper, and kernel_config.py
 #     with the func_ids of the orchestration;
 #   - a mixed kernel's cross-core transfers are TPipe / TPUSH / TPOP / TFREE with the region's split on
-#     both sides (the AIC pushes the scores, the AIV pops its half), no #error;
+#     both sides (the AIC pushes the scores, the AIV pops its half), no #error; the pipe's SlotSize is
+#     the direction's largest tile and tiles of several shapes popped through one ring share its slot
+#     counter (docs/sim.md F5);
+#   - TROWSUM into a padded [R, 1] result reads a source view with the result's rows (F4);
 #   - --check-pto-isa with a directory without headers reports the run unchecked (pto_isa_match null)
 #     and still exits 0; without the option pto_isa_match is null and no pto_isa key appears.
 # The real comparison needs the pto-isa headers: make check-pto-isa (tests/pto_isa/run.sh).
@@ -44,6 +47,13 @@ check "layer_norm: row reduction with its scratch, row-major views of [R,1] tile
 
 "$PTOC" compile examples/attention.py -o "$T/at" > /dev/null 2>&1
 check "attention: cross-core transfers emitted (TPUSH on the AIC, split TPOP on the AIV, no #error)" 'grep -q "TPUSH<PtocPipeC2V, decltype(.*), TileSplitAxis::TILE_UP_DOWN>" "$T"/at/kernels/aic/*.cpp && grep -q "TPOP<PtocPipeC2V, decltype(.*), TileSplitAxis::TILE_UP_DOWN>" "$T"/at/kernels/aiv/attention_0_aiv1.cpp && ! grep -q "#error" "$T"/at/kernels/*/*.cpp'
+
+"$PTOC" compile tests/pto_isa/sweep/vec_rowsum_fp16_8x256.py -o "$T/rs" > /dev/null 2>&1
+check "FP16 row_sum of 8 rows: TROWSUM reads a source view with dst's 16 rows (pto-isa's CPU assert)" 'grep -qF "Tile<TileType::Vec, half, 16, 256, BLayout::RowMajor, 8, 256, SLayout::NoneBox, 512, PadValue::Null> v1_t_a__vec_0;" "$T"/rs/kernels/aiv/*.cpp && grep -q "TROWSUM(t_t__tmp_v0_1, v1_t_a__vec_0," "$T"/rs/kernels/aiv/*.cpp'
+
+"$PTOC" compile examples/flash_attention_long.py --target a5 -o "$T/fl" > /dev/null 2>&1
+check "flash_attention_long a5: C2V SlotSize is the largest tile (p @ v, 96 KiB), on both sides" '[ "$(grep -h "using PtocPipeC2V" "$T"/fl/kernels/*/*.cpp | sort -u)" = "    using PtocPipeC2V = TPipe<0, Direction::DIR_C2V, 98304u, 2u>;" ]'
+check "flash_attention_long a5: the score and p @ v pops share the ring's counter" '[ "$(grep -c "int64_t ptoc_ring_" "$T"/fl/kernels/aiv/flash_aiv0.cpp)" -eq 1 ] && [ "$(grep -c "ptoc_ring_1++;" "$T"/fl/kernels/aiv/flash_aiv0.cpp)" -eq "$(grep -c "TPOP<PtocPipeC2V" "$T"/fl/kernels/aiv/flash_aiv0.cpp)" ]'
 
 "$PTOC" run examples/matmul.py --json --check-pto-isa "$T/none" > "$T/c.json" 2> /dev/null
 check "no headers: exit 0, unchecked" '[ $? -eq 0 ] && grep -q "\"pto_isa_match\":null" "$T/c.json" && grep -q "\"pto_isa\":\"unchecked: no pto-isa headers" "$T/c.json"'
