@@ -198,6 +198,19 @@ TEST(test_random_values) {
     }
     CHECK_EQ_INT(differ, 0);
     CHECK(s4 == z0);
+    /* FP16: the float of the same stream rounded by base's f32_to_fp16 (the driver converts inline) */
+    static uint16_t h3[1 << 16];
+    uint64_t s5 = 11, z1 = 11;
+    drv_fill_random(h3, DT_FP16, 1 << 16, &s5);
+    differ = 0;
+    for (int i = 0; i < 1 << 16; i++) {
+        uint64_t z = (z1 += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        differ += h3[i] != f32_to_fp16((float)((double)(z >> 11) * 0x1p-53 * 2.0 - 1.0));
+    }
+    CHECK_EQ_INT(differ, 0);
     int out = 0, lo8 = 0, hi8 = 0, neg = 0;
     for (int i = 0; i < 4096; i++) {
         double v = drv_elem_get(h1, DT_FP16, i);
