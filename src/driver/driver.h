@@ -203,6 +203,7 @@ bool drv_npy_write(const char *path, const DrvParam *p, const void *data, char *
 /* ---- shared between the driver files (not for the CLI) ---- */
 /* Random fill of one buffer: uniform [-1, 1) rounded to dtype (INT types: [-8, 8)). */
 void drv_fill_random(void *buf, DType dt, int64_t n, uint64_t *state);
+void drv_fill_random_threads(void *buf, DType dt, int64_t n, uint64_t *state, int threads);   /* the same bytes */
 double drv_elem_get(const void *buf, DType dt, int64_t i);
 
 #endif

@@ -31,85 +31,6 @@
 /* ---- values ---- */
 static int host_threads(int threads);
 
-/* splitmix64: value i of a stream is mix(state + (i + 1) * gamma), so any element can be made on
- * its own (the parallel fill below) and the stream is the same however it is cut. */
-#define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ull
-static uint64_t splitmix64_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-#define FILL_LOOP(T, expr)                                                                        \
-    for (int64_t i = i0; i < i1; i++) {                                                           \
-        uint64_t r = splitmix64_mix(state + (uint64_t)(i + 1) * SPLITMIX_GAMMA);                 \
-        float f = (float)((double)(r >> 11) * 0x1p-53 * 2.0 - 1.0);                               \
-        int64_t iv = (int64_t)(r % 16) - 8;                                                       \
-        (void)f; (void)iv;                                                                        \
-        ((T *)buf)[i] = (expr);                                                                   \
-    }
-
-/* f32_to_fp16 for the fill's values (|f| < 1), inline: a normal half by bit arithmetic (round to
- * nearest even on the 13 dropped bits), the rest — zero and the subnormal halves — by the base one. */
-static inline uint16_t fill_half(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a < 0x38800000u) return f32_to_fp16(f);
-    uint32_t h = ((a >> 23) - 112) << 10 | (a & 0x7fffff) >> 13, rem = a & 0x1fff;
-    h += rem > 0x1000 || (rem == 0x1000 && (h & 1));
-    return (uint16_t)((u >> 16 & 0x8000) | h);
-}
-
-/* Elements [i0, i1) of the stream that starts after state: floats in [-1, 1), integers in [-8, 7]. */
-static void fill_range(void *buf, DType dt, int64_t i0, int64_t i1, uint64_t state) {
-    switch (dt) {
-    case DT_FP16: FILL_LOOP(uint16_t, fill_half(f)) break;
-    case DT_BF16: FILL_LOOP(uint16_t, f32_to_bf16(f)) break;
-    case DT_FP32: FILL_LOOP(float, f) break;
-    case DT_INT8: FILL_LOOP(int8_t, (int8_t)iv) break;
-    case DT_UINT8: FILL_LOOP(uint8_t, (uint8_t)(iv + 8)) break;
-    case DT_INT16: FILL_LOOP(int16_t, (int16_t)iv) break;
-    case DT_INT32: FILL_LOOP(int32_t, (int32_t)iv) break;
-    case DT_INT64: case DT_INDEX: FILL_LOOP(int64_t, iv) break;
-    case DT_BOOL: FILL_LOOP(uint8_t, (uint8_t)(r & 1)) break;
-    default: break;
-    }
-}
-
-void drv_fill_random(void *buf, DType dt, int64_t n, uint64_t *state) {
-    fill_range(buf, dt, 0, n, *state);
-    *state += (uint64_t)n * SPLITMIX_GAMMA;
-}
-
-typedef struct FillJob { void *buf; DType dt; int64_t i0, i1; uint64_t state; } FillJob;
-static void *fill_job(void *p) {
-    FillJob *j = p;
-    fill_range(j->buf, j->dt, j->i0, j->i1, j->state);
-    return NULL;
-}
-
-/* drv_fill_random on up to `threads` host threads (large tensors only); the same bytes. */
-static void fill_random_threads(void *buf, DType dt, int64_t n, uint64_t *state, int threads) {
-    enum { MAX_FILL_THREADS = 16, MIN_FILL_CHUNK = 1 << 16 };
-    if (threads > MAX_FILL_THREADS) threads = MAX_FILL_THREADS;
-    if (threads > n / MIN_FILL_CHUNK) threads = (int)(n / MIN_FILL_CHUNK);
-    if (threads < 2) { drv_fill_random(buf, dt, n, state); return; }
-    FillJob jobs[MAX_FILL_THREADS];
-    pthread_t th[MAX_FILL_THREADS];
-    bool started[MAX_FILL_THREADS] = { false };
-    for (int t = 0; t < threads; t++) {
-        jobs[t] = (FillJob){ buf, dt, n * t / threads, n * (t + 1) / threads, *state };
-        if (t > 0) started[t] = pthread_create(&th[t], NULL, fill_job, &jobs[t]) == 0;
-    }
-    fill_job(&jobs[0]);
-    for (int t = 1; t < threads; t++) {
-        if (started[t]) pthread_join(th[t], NULL);
-        else fill_job(&jobs[t]);   /* no thread: here */
-    }
-    *state += (uint64_t)n * SPLITMIX_GAMMA;
-}
-
 double drv_elem_get(const void *buf, DType dt, int64_t i) {
     switch (dt) {
     case DT_FP16: return fp16_to_f32(((const uint16_t *)buf)[i]);
@@ -613,7 +534,7 @@ bool drv_run_random(DrvSession *s) {
         PTOC_ASSERT(bufs[i] != NULL, "out of memory allocating %lld bytes for '%s'", (long long)p->bytes, p->name);
         if (fill) {
             if (p->numel * dtype_bytes(p->dtype) < p->bytes) memset(bufs[i], 0, n);
-            fill_random_threads(bufs[i], p->dtype, p->numel, &state, host_threads(s->opt.threads));
+            drv_fill_random_threads(bufs[i], p->dtype, p->numel, &state, host_threads(s->opt.threads));
         }
     }
     if (s->opt.timing_only && s->bindings.len) {   /* the CLI refuses these; the API learns it here */
