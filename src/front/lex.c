@@ -195,15 +195,18 @@ static const char *const ops3[] = { "**=", "//=", ">>=", "<<=", "...", NULL };
 static const char *const ops2[] = { "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=",
                                     "/=", "%=", "&=", "|=", "^=", "@=", NULL };
 
+/* (the first character is compared before strncmp: most operators are one character, and calling
+ * strncmp for every entry of both tables was a large part of lexing) */
 static void lex_op(Lexer *L, int line, int col) {
+    char c0 = L->s[L->i];
     for (int k = 0; ops3[k]; k++)
-        if (L->i + 3 <= L->n && strncmp(L->s + L->i, ops3[k], 3) == 0) {
+        if (ops3[k][0] == c0 && L->i + 3 <= L->n && strncmp(L->s + L->i, ops3[k], 3) == 0) {
             emit(L, TK_OP, intern_cstr(L->strs, ops3[k]), line, col, 3);
             adv(L); adv(L); adv(L);
             return;
         }
     for (int k = 0; ops2[k]; k++)
-        if (L->i + 2 <= L->n && strncmp(L->s + L->i, ops2[k], 2) == 0) {
+        if (ops2[k][0] == c0 && L->i + 2 <= L->n && strncmp(L->s + L->i, ops2[k], 2) == 0) {
             emit(L, TK_OP, intern_cstr(L->strs, ops2[k]), line, col, 2);
             adv(L); adv(L);
             return;
