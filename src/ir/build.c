@@ -108,7 +108,11 @@ IrCtx *ir_ctx_new(DiagSink *diag) {
     return c;
 }
 
-void ir_ctx_free(IrCtx *c) { if (c) arena_free(c->arena); }
+void ir_ctx_free(IrCtx *c) {
+    if (!c) return;
+    if (c->free_front_cache) c->free_front_cache(c->front_cache);
+    arena_free(c->arena);
+}
 
 /* ---- types ---- */
 static Type *type_new(IrCtx *c, TypeKind k, DType dt) {
