@@ -11,35 +11,37 @@
  * walk of every earlier definition (quadratic in the statements of a function), nor a pointer hash
  * probe with a cache miss per use (a fifth of compiling a 10,000-statement kernel, verified after every
  * pass). The counts return to zero as the stack is popped, so one array serves every function. */
+typedef struct { const Var *var; int count; } DefSlot;   /* the Var holding the id, times on the stack */
+
 typedef struct {
     DiagSink *diag;
     const Function *f;
     unsigned props;
     const Var **defined; int ndefined, cap;
-    int *count; int ncount;           /* by Var id */
+    DefSlot *slot; int nslot;         /* by Var id */
     bool ok;
 } Verify;
 
-static int *count_of(Verify *v, const Var *x, bool grow) {
+static DefSlot *slot_of(Verify *v, const Var *x, bool grow) {
     PTOC_ASSERT(x->id >= 0, "verify: variable '%s' has a negative id", x->name);
-    if (x->id >= v->ncount) {
+    if (x->id >= v->nslot) {
         if (!grow) return NULL;
-        int n = v->ncount ? v->ncount : 1024;
+        int n = v->nslot ? v->nslot : 1024;
         while (n <= x->id) n *= 2;
-        v->count = realloc(v->count, sizeof(int) * (size_t)n);
-        PTOC_ASSERT(v->count, "out of memory");
-        memset(v->count + v->ncount, 0, sizeof(int) * (size_t)(n - v->ncount));
-        v->ncount = n;
+        v->slot = realloc(v->slot, sizeof(DefSlot) * (size_t)n);
+        PTOC_ASSERT(v->slot, "out of memory");
+        memset(v->slot + v->nslot, 0, sizeof(DefSlot) * (size_t)(n - v->nslot));
+        v->nslot = n;
     }
-    return &v->count[x->id];
+    return &v->slot[x->id];
 }
 
 /* leave a nested body: its definitions go out of scope */
 static void pop_to(Verify *v, int mark) {
     while (v->ndefined > mark) {
-        int *c = count_of(v, v->defined[--v->ndefined], false);
-        PTOC_ASSERT(c && *c > 0, "verify: scope stack and counts disagree");
-        (*c)--;
+        DefSlot *d = slot_of(v, v->defined[--v->ndefined], false);
+        PTOC_ASSERT(d && d->count > 0, "verify: scope stack and counts disagree");
+        d->count--;
     }
 }
 
@@ -57,8 +59,8 @@ static void fail(Verify *v, Span sp, const char *fmt, ...) {
 }
 
 static bool is_defined(Verify *v, const Var *x) {
-    const int *c = count_of(v, x, false);
-    return c && *c > 0;
+    const DefSlot *d = slot_of(v, x, false);
+    return d && d->count > 0 && d->var == x;
 }
 
 static void define(Verify *v, const Var *x, Span sp) {
@@ -68,7 +70,11 @@ static void define(Verify *v, const Var *x, Span sp) {
         v->defined = realloc(v->defined, sizeof(Var *) * (size_t)v->cap);
     }
     v->defined[v->ndefined++] = x;
-    (*count_of(v, x, true))++;
+    DefSlot *d = slot_of(v, x, true);
+    if (d->count > 0 && d->var != x)
+        fail(v, sp, "variables '%s' and '%s' in scope share the id %d (ids are unique per IrCtx)", d->var->name, x->name, x->id);
+    else d->var = x;
+    d->count++;
     if (!x->type) fail(v, sp, "variable '%s' has no type", x->name);
     bool incore = ir_functype_is_incore(v->f->type);
     if (incore && x->type && x->type->kind == TY_TILE && (v->props & IRP_TILE_MEMORY) && x->type->space == MS_NONE)
@@ -154,7 +160,7 @@ static void verify_list(Verify *v, const StmtList *l) {
 
 bool ir_verify(const Program *p, unsigned props, DiagSink *diag) {
     bool ok = true;
-    Verify v = { diag, NULL, props, NULL, 0, 0, NULL, 0, true };
+    Verify v = { diag, NULL, props, NULL, 0, 0, NULL, 0, true };   /* one slot array for every function */
     for (int i = 0; i < p->nfuncs; i++) {
         v.f = p->funcs[i];
         v.ok = true;
@@ -165,6 +171,6 @@ bool ir_verify(const Program *p, unsigned props, DiagSink *diag) {
         ok &= v.ok;
     }
     free(v.defined);
-    free(v.count);
+    free(v.slot);
     return ok;
 }
