@@ -23,8 +23,11 @@ typedef struct Pto {
     VEC(PtoConst) consts;
     char **buf_names;
     char **param_names;
+    char **tile_types;             /* per buffer, printed once: a long chain names a buffer's type in every op */
     int ntmp, npv;
 } Pto;
+
+static char *tile_type_text(const MirBuf *x);
 
 /* ---- names ---- */
 static char *sanitize(const char *s) {
@@ -65,7 +68,9 @@ static void make_names(Pto *p) {
     const Kernel *k = p->k;
     p->buf_names = calloc((size_t)k->nbufs + 1, sizeof(char *));
     p->param_names = calloc((size_t)k->nparams + 1, sizeof(char *));
-    PTOC_ASSERT(p->buf_names && p->param_names, "out of memory");
+    p->tile_types = calloc((size_t)k->nbufs + 1, sizeof(char *));
+    PTOC_ASSERT(p->buf_names && p->param_names && p->tile_types, "out of memory");
+    for (int j = 0; j < k->nbufs; j++) p->tile_types[j] = tile_type_text(&k->bufs[j]);
     for (int j = 0; j < k->nbufs; j++) {
         char *n = sanitize(k->bufs[j].name ? k->bufs[j].name : "buf");
         bool dup = reserved_name(k, n);
@@ -84,10 +89,11 @@ static void make_names(Pto *p) {
 }
 
 static void free_names(Pto *p) {
-    for (int j = 0; j < p->k->nbufs; j++) free(p->buf_names[j]);
+    for (int j = 0; j < p->k->nbufs; j++) free(p->buf_names[j]), free(p->tile_types[j]);
     for (int j = 0; j < p->k->nparams; j++) free(p->param_names[j]);
     free(p->buf_names);
     free(p->param_names);
+    free(p->tile_types);
 }
 
 /* %c128_index / %cn4_index / %c0_i64, registered for the constant block */
@@ -100,14 +106,17 @@ static void cname(Pto *p, int64_t v, bool i64, StrBuf *o) {
 }
 
 /* ---- types ---- */
-static void tile_type(const Pto *p, int b, StrBuf *o) {
+static char *tile_type_text(const MirBuf *x) {
     static const char *lay[] = { "none_box", "row_major", "col_major" };
-    const MirBuf *x = &p->k->bufs[b];
-    sb_printf(o, "!pto.tile_buf<loc=%s, dtype=%s, rows=%lld, cols=%lld, v_row=?, v_col=?, blayout=%s, slayout=%s, "
-                 "fractal=%lld, pad=%d%s>",
+    StrBuf o = { 0 };
+    sb_printf(&o, "!pto.tile_buf<loc=%s, dtype=%s, rows=%lld, cols=%lld, v_row=?, v_col=?, blayout=%s, slayout=%s, "
+                  "fractal=%lld, pad=%d%s>",
               memspace_pto(x->space), dtype_pto(x->dtype), (long long)x->rows, (long long)x->cols, lay[x->blayout],
               lay[x->slayout], (long long)x->fractal, x->pad, x->compact ? ", compact=1" : "");
+    return sb_take(&o);
 }
+
+static void tile_type(const Pto *p, int b, StrBuf *o) { sb_puts(o, p->tile_types[b]); }
 
 static void view_type(const MirParam *prm, StrBuf *o) {
     sb_puts(o, "!pto.tensor_view<");
@@ -287,7 +296,7 @@ static void loc(const MirInst *i, StrBuf *o) {
     sb_putc(o, '\n');
 }
 
-static void bname(const Pto *p, int b, StrBuf *o) { sb_printf(o, "%%%s", p->buf_names[b]); }
+static void bname(const Pto *p, int b, StrBuf *o) { sb_putc(o, '%'); sb_puts(o, p->buf_names[b]); }
 
 /* %pvN = pto.partition_view %x_view, offsets = [...], sizes = [...] : view -> partition */
 static int partition(Pto *p, const MirInst *i, int b, StrBuf *o, int ind) {
@@ -641,44 +650,62 @@ static void emit_decls(Pto *p, StrBuf *o) {
     }
 }
 
+/* out += head + body. The body (megabytes for a long kernel) is not copied into a second buffer: the
+ * short head is moved in front of it in its own buffer, which out then takes over when empty. */
+static void join(StrBuf *out, StrBuf *head, StrBuf *body) {
+    size_t h = head->len, n = body->len;
+    if (out->len) {
+        sb_putn(out, sb_cstr(head), h);
+        sb_putn(out, sb_cstr(body), n);
+        return;
+    }
+    sb_putn(body, sb_cstr(head), h);           /* grows the body by h bytes */
+    memmove(body->data + h, body->data, n);
+    memcpy(body->data, head->data, h);
+    sb_free(out);
+    *out = *body;
+    *body = (StrBuf){ 0 };
+}
+
 void back_print_pto(const Kernel *k, const Target *t, StrBuf *out) {
     Pto p;
     memset(&p, 0, sizeof p);
     p.k = k;
     make_names(&p);
-    StrBuf decls = { 0 }, body = { 0 };
+    StrBuf decls = { 0 }, body = { 0 }, head = { 0 };
     emit_decls(&p, &decls);
     emit_block(&p, &k->body, &body, 4);
+    sb_puts(&body, "    return\n  }\n}\n");
 
-    sb_printf(out, "module attributes {pto.target_arch = \"%s\"} {\n", t->name);
-    sb_puts(out, "  func.func @");
-    ident(out, k->name);
-    sb_putc(out, '(');
+    sb_printf(&head, "module attributes {pto.target_arch = \"%s\"} {\n", t->name);
+    sb_puts(&head, "  func.func @");
+    ident(&head, k->name);
+    sb_putc(&head, '(');
     for (int j = 0; j < k->nparams; j++) {
         const MirParam *prm = &k->params[j];
-        if (j) sb_puts(out, ", ");
-        if (prm->is_tensor) sb_printf(out, "%%arg%d: !pto.ptr<%s>", j, dtype_pto(prm->dtype));
+        if (j) sb_puts(&head, ", ");
+        if (prm->is_tensor) sb_printf(&head, "%%arg%d: !pto.ptr<%s>", j, dtype_pto(prm->dtype));
         else {                               /* a scalar is named as the expressions use it */
-            sb_putc(out, '%');
-            ident(out, prm->name);
-            sb_printf(out, ": %s", dtype_is_float(prm->dtype) ? "f32" : "index");
+            sb_putc(&head, '%');
+            ident(&head, prm->name);
+            sb_printf(&head, ": %s", dtype_is_float(prm->dtype) ? "f32" : "index");
         }
     }
     bool spmd = spmd_var_used(k, 0) || spmd_var_used(k, 1) || spmd_var_used(k, 2);
-    for (int w = 0; spmd && w < 3; w++) sb_printf(out, "%s%%__pypto_spmd_%s: i32", k->nparams || w ? ", " : "", spmd_vars[w]);
-    sb_printf(out, ") attributes {pto.kernel_kind = #pto.kernel_kind<%s>} {\n", k->core == CORE_AIC ? "cube" : "vector");
+    for (int w = 0; spmd && w < 3; w++) sb_printf(&head, "%s%%__pypto_spmd_%s: i32", k->nparams || w ? ", " : "", spmd_vars[w]);
+    sb_printf(&head, ") attributes {pto.kernel_kind = #pto.kernel_kind<%s>} {\n", k->core == CORE_AIC ? "cube" : "vector");
     for (int w = 0; w < 3; w++)
-        if (spmd_var_used(k, w)) sb_printf(out, "    %%%s = arith.index_cast %%__pypto_spmd_%s : i32 to index\n", spmd_vars[w], spmd_vars[w]);
+        if (spmd_var_used(k, w)) sb_printf(&head, "    %%%s = arith.index_cast %%__pypto_spmd_%s : i32 to index\n", spmd_vars[w], spmd_vars[w]);
     for (int j = 0; j < p.consts.len; j++) {
         const PtoConst *c = &p.consts.data[j];
         StrBuf n = { 0 };
         cname(&p, c->v, c->i64, &n);
-        sb_printf(out, "    %s = arith.constant %lld : %s\n", sb_cstr(&n), (long long)c->v, c->i64 ? "i64" : "index");
+        sb_printf(&head, "    %s = arith.constant %lld : %s\n", sb_cstr(&n), (long long)c->v, c->i64 ? "i64" : "index");
         sb_free(&n);
     }
-    sb_puts(out, sb_cstr(&decls));
-    sb_puts(out, sb_cstr(&body));
-    sb_puts(out, "    return\n  }\n}\n");
+    sb_puts(&head, sb_cstr(&decls));
+    join(out, &head, &body);
+    sb_free(&head);
     sb_free(&decls);
     sb_free(&body);
     vec_free(&p.consts);

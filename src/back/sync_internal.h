@@ -109,7 +109,11 @@ int sync_common_loop(const SyncCtx *c, int ra, int rb);
 enum { SK_PIPE = 0,                    /* + p: a compound on pipe p */
        SK_BARRIER = PIPE_COUNT,        /* + p: a barrier on pipe p (PIPE_ALL included) */
        SK_WAIT = 2 * PIPE_COUNT, SK_SET, SK_STRUCT, SK_COUNT };
-typedef struct SyncSkip { int n, nw; uint64_t *bits[SK_COUNT]; } SyncSkip;
+typedef struct SyncSkip {
+    int n, nw, nb;
+    uint64_t *bits[SK_COUNT];          /* bit e: element e holds the kind */
+    uint64_t *sum[SK_COUNT];           /* bit w: word w of bits holds any (a scan jumps 4,096 elements) */
+} SyncSkip;
 void sync_skip_init(SyncSkip *s, const SyncCtx *c);
 void sync_skip_note(SyncSkip *s, const SyncCtx *c, int op);   /* op was attached to its element */
 void sync_skip_free(SyncSkip *s);

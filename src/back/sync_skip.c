@@ -10,7 +10,9 @@
  *           are jumped over. The result is identical to visiting every element; the cost of a scan
  *           becomes words, not elements, and a long chain on one pipe no longer makes stage 2
  *           quadratic in statements. Bits are only ever added (a detached op leaves its bit: a
- *           superfluous visit is harmless).
+ *           superfluous visit is harmless). A second level (one bit per word) lets a scan that
+ *           must reach far back — an early load on another pipe, behind 10,000 vector ops — jump
+ *           4,096 elements a step, so that the scans of a long chain are not quadratic in words.
  */
 #include "back/sync_internal.h"
 
@@ -20,6 +22,7 @@
 static void set_bit(SyncSkip *s, int kind, int elem) {
     PTOC_ASSERT(kind >= 0 && kind < SK_COUNT && elem >= 0 && elem < s->n, "sync_skip: bad bit");
     s->bits[kind][elem >> 6] |= 1ull << (elem & 63);
+    s->sum[kind][elem >> 12] |= 1ull << (elem >> 6 & 63);
 }
 
 void sync_skip_note(SyncSkip *s, const SyncCtx *c, int op) {
@@ -37,9 +40,11 @@ void sync_skip_note(SyncSkip *s, const SyncCtx *c, int op) {
 void sync_skip_init(SyncSkip *s, const SyncCtx *c) {
     s->n = c->el.len;
     s->nw = (s->n + 63) / 64;
+    s->nb = (s->nw + 63) / 64;
     for (int k = 0; k < SK_COUNT; k++) {
         s->bits[k] = calloc((size_t)s->nw + 1, sizeof(uint64_t));
-        PTOC_ASSERT(s->bits[k], "out of memory");
+        s->sum[k] = calloc((size_t)s->nb + 1, sizeof(uint64_t));
+        PTOC_ASSERT(s->bits[k] && s->sum[k], "out of memory");
     }
     for (int i = 0; i < c->el.len; i++) {
         const SyncEl *e = &c->el.data[i];
@@ -54,16 +59,29 @@ void sync_skip_init(SyncSkip *s, const SyncCtx *c) {
 }
 
 void sync_skip_free(SyncSkip *s) {
-    for (int k = 0; k < SK_COUNT; k++) free(s->bits[k]);
+    for (int k = 0; k < SK_COUNT; k++) free(s->bits[k]), free(s->sum[k]);
     memset(s, 0, sizeof *s);
 }
 
-/* the union of the selected kinds in word w */
-static uint64_t word(const SyncSkip *s, uint64_t sel, int w) {
+/* the union of the selected kinds in word w of a level (bits or sum) */
+static uint64_t word(uint64_t *const *level, uint64_t sel, int w) {
     uint64_t m = 0;
-    for (int k = 0; k < SK_COUNT; k++)
-        if (sel >> k & 1u) m |= s->bits[k][w];
+    for (uint64_t t = sel; t; t &= t - 1) m |= level[__builtin_ctzll(t)][w];
     return m;
+}
+
+/* bits 0..top of m */
+static uint64_t upto(uint64_t m, int top) { return top < 63 ? m & ((2ull << top) - 1) : m; }
+
+/* the highest word <= w holding a selected kind, else -1 (the second level skips empty blocks) */
+static int prev_word(const SyncSkip *s, uint64_t sel, int w) {
+    while (w >= 0) {
+        int b = w >> 6;
+        uint64_t m = upto(word(s->sum, sel, b), w & 63);
+        if (m) return (b << 6) + 63 - __builtin_clzll(m);
+        w = (b << 6) - 1;
+    }
+    return -1;
 }
 
 int sync_skip_prev(const SyncSkip *s, uint64_t sel, int i, int lo) {
@@ -71,14 +89,14 @@ int sync_skip_prev(const SyncSkip *s, uint64_t sel, int i, int lo) {
     if (lo < 0) lo = 0;
     while (i >= lo) {
         int w = i >> 6;
-        uint64_t m = word(s, sel, w);
-        int top = i & 63;
-        if (top < 63) m &= (2ull << top) - 1;       /* bits 0..top */
+        uint64_t m = upto(word(s->bits, sel, w), i & 63);
         if (m) {
             int j = (w << 6) + 63 - __builtin_clzll(m);
             return j >= lo ? j : lo - 1;
         }
-        i = (w << 6) - 1;
+        w = prev_word(s, sel, w - 1);
+        if (w < 0) break;
+        i = (w << 6) + 63;
     }
     return lo - 1;
 }

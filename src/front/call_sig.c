@@ -19,6 +19,7 @@
  *   *            the parameters after it are keyword-only */
 #include "front/front_internal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static const struct { const char *ops, *sig; } sigs[] = {
@@ -72,10 +73,25 @@ static bool has_token(const char *list, const char *name) {
     return false;
 }
 
-const char *front_call_signature(const char *op_name) {
+static const char *find_signature(const char *op_name) {
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         if (has_token(sigs[i].ops, op_name)) return sigs[i].sig;
     return NULL;
+}
+
+/* Every op's signature, found once: the parser asks twice per call it reads, and the strstr walk
+ * of the table showed in parsing a long kernel. */
+static const char *sig_of_op[OP_COUNT];
+static pthread_once_t sig_once = PTHREAD_ONCE_INIT;
+static void sig_build(void) {
+    for (int i = 0; i < OP_COUNT; i++) sig_of_op[i] = find_signature(ir_op_info((OpId)i)->name);
+}
+
+const char *front_call_signature(const char *op_name) {
+    OpId op = ir_op_lookup(op_name);
+    if (op == OP_NONE) return find_signature(op_name);
+    pthread_once(&sig_once, sig_build);
+    return sig_of_op[op];
 }
 
 static int parse_sig(const char *sig, Param *out) {

@@ -31,6 +31,10 @@ typedef VEC(Tok) TokVec;
  * reported to diag; returns false then. Token texts are interned in strs. */
 bool front_lex(const SrcFile *src, Interner *strs, DiagSink *diag, TokVec *out);
 const char *front_tok_kind_name(TokKind k);
+/* The tokens of src lexed in c, kept with c (until it is freed or another file is lexed this way):
+ * readers that scan the same file one after another share one lex. NULL after a lexical error
+ * (reported to c->diag). The tokens are the context's: do not free them. */
+const TokVec *front_lex_cached(IrCtx *c, const SrcFile *src);
 
 /* ---------------------------------------------------------------- compile-time constants
  * (consteval.c, module.c, scope.c): module constants (language.md §1.4) and the free names of a

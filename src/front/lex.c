@@ -10,6 +10,7 @@
 #include "front/front_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Lexer {
@@ -195,15 +196,18 @@ static const char *const ops3[] = { "**=", "//=", ">>=", "<<=", "...", NULL };
 static const char *const ops2[] = { "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=",
                                     "/=", "%=", "&=", "|=", "^=", "@=", NULL };
 
+/* (the first character is compared before strncmp: most operators are one character, and calling
+ * strncmp for every entry of both tables was a large part of lexing) */
 static void lex_op(Lexer *L, int line, int col) {
+    char c0 = L->s[L->i];
     for (int k = 0; ops3[k]; k++)
-        if (L->i + 3 <= L->n && strncmp(L->s + L->i, ops3[k], 3) == 0) {
+        if (ops3[k][0] == c0 && L->i + 3 <= L->n && strncmp(L->s + L->i, ops3[k], 3) == 0) {
             emit(L, TK_OP, intern_cstr(L->strs, ops3[k]), line, col, 3);
             adv(L); adv(L); adv(L);
             return;
         }
     for (int k = 0; ops2[k]; k++)
-        if (L->i + 2 <= L->n && strncmp(L->s + L->i, ops2[k], 2) == 0) {
+        if (ops2[k][0] == c0 && L->i + 2 <= L->n && strncmp(L->s + L->i, ops2[k], 2) == 0) {
             emit(L, TK_OP, intern_cstr(L->strs, ops2[k]), line, col, 2);
             adv(L); adv(L);
             return;
@@ -314,4 +318,40 @@ bool front_lex(const SrcFile *src, Interner *strs, DiagSink *diag, TokVec *out) 
     while (L.nind > 1) { L.nind--; emit(&L, TK_DEDENT, "<dedent>", L.line, L.col, 1); }
     emit(&L, TK_EOF, "<eof>", L.line, L.col, 1);
     return L.ok;
+}
+
+/* One entry: the SrcFile, a copy of its text (a new text in the same buffer is lexed afresh) and its
+ * tokens. The main block reader and the module constants each read the whole file, one after the
+ * other in one context; lexing a long program (72 bytes of token per source byte, written to fresh
+ * memory) costs as much as parsing it, so the second reader reuses the first one's tokens. */
+typedef struct TokCache { const SrcFile *src; const char *path; char *text; size_t len; TokVec toks; } TokCache;
+
+static void tok_cache_free(void *p) {
+    TokCache *k = p;
+    if (!k) return;
+    free(k->text);
+    vec_free(&k->toks);
+    free(k);
+}
+
+const TokVec *front_lex_cached(IrCtx *c, const SrcFile *src) {
+    TokCache *k = c->front_cache;
+    if (k && k->src == src && k->path == src->path && k->len == src->len && memcmp(k->text, src->text, src->len) == 0)
+        return &k->toks;
+    TokVec toks = { 0 };
+    if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return NULL; }
+    if (!k) {
+        PTOC_ASSERT(!c->front_cache && !c->free_front_cache, "lex: the context holds another front cache");
+        k = calloc(1, sizeof *k);
+        PTOC_ASSERT(k, "out of memory");
+        c->front_cache = k;
+        c->free_front_cache = tok_cache_free;
+    }
+    free(k->text);
+    vec_free(&k->toks);
+    k->text = malloc(src->len + 1);
+    PTOC_ASSERT(k->text, "out of memory");
+    memcpy(k->text, src->text, src->len);
+    k->src = src, k->path = src->path, k->len = src->len, k->toks = toks;
+    return &k->toks;
 }

@@ -495,9 +495,9 @@ static int find_main(R *r, MainBlock *mb) {
 bool front_main_block(IrCtx *c, const SrcFile *src, MainBlock *out) {
     *out = (MainBlock){ 0 };
     out->arena = arena_new();
-    TokVec toks = { 0 };
-    if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return false; }
-    R r = { out->arena, toks.data, toks.len, 0, false, NULL };
+    const TokVec *toks = front_lex_cached(c, src);      /* front_module_consts reads the same tokens */
+    if (!toks) return false;
+    R r = { out->arena, toks->data, toks->len, 0, false, NULL };
     scan_jits(&r, out);
     scan_dicts(&r, out);
     int start = find_main(&r, out);
@@ -516,7 +516,6 @@ bool front_main_block(IrCtx *c, const SrcFile *src, MainBlock *out) {
     out->stmts = ARENA_ARRAY(out->arena, MbStmt, ss.len + 1);
     if (ss.len) memcpy(out->stmts, ss.data, sizeof(MbStmt) * (size_t)ss.len);
     vec_free(&ss);
-    vec_free(&toks);
     return true;
 }
 

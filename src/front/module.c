@@ -125,10 +125,10 @@ static void module_env(IrCtx *c, const SrcFile *src, const Tok *toks, int ntoks,
 
 bool front_module_consts(IrCtx *c, const SrcFile *src, const FrontBinding *b, FrontModule *out) {
     *out = (FrontModule){ 0 };
-    TokVec toks = { 0 };
-    if (!front_lex(src, c->strs, c->diag, &toks)) { vec_free(&toks); return false; }
+    const TokVec *toks = front_lex_cached(c, src);      /* shared with front_main_block */
+    if (!toks) return false;
     ConstVec env = { 0 };
-    front_module_env(c, src, toks.data, toks.len, b, &env);
+    front_module_env(c, src, toks->data, toks->len, b, &env);
     /* one entry per name: the last assignment wins, at the position of the first */
     out->consts = env.len ? calloc((size_t)env.len, sizeof(FrontConst)) : NULL;
     PTOC_ASSERT(!env.len || out->consts, "out of memory");
@@ -142,7 +142,6 @@ bool front_module_consts(IrCtx *c, const SrcFile *src, const FrontBinding *b, Fr
         if (k == out->n) out->n++;
     }
     vec_free(&env);
-    vec_free(&toks);
     return true;
 }
 

@@ -2,6 +2,7 @@
  * the op table; enum names. Every node is allocated in the context's arena. */
 #include "ir/ir.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* ---- op table ---- */
@@ -16,9 +17,32 @@ const OpInfo *ir_op_info(OpId op) {
     return &op_table[op];
 }
 
+/* Name -> op: a hash of the table built once (the parser looks up every call it reads, and a walk
+ * of the whole table with strcmp was the largest part of parsing a long kernel). First entry of a
+ * name wins, as the walk did. */
+enum { OP_HASH = 1024 };
+static short op_hash[OP_HASH];            /* op + 1, 0 = empty */
+static pthread_once_t op_hash_once = PTHREAD_ONCE_INIT;
+
+static unsigned op_name_hash(const char *s) {
+    unsigned h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h & (OP_HASH - 1);
+}
+
+static void op_hash_build(void) {
+    _Static_assert(2 * OP_COUNT <= OP_HASH, "op hash too small");
+    for (int i = 0; i < OP_COUNT; i++) {
+        unsigned j = op_name_hash(op_table[i].name);
+        while (op_hash[j] && strcmp(op_table[op_hash[j] - 1].name, op_table[i].name) != 0) j = (j + 1) & (OP_HASH - 1);
+        if (!op_hash[j]) op_hash[j] = (short)(i + 1);
+    }
+}
+
 OpId ir_op_lookup(const char *name) {
-    for (int i = 0; i < OP_COUNT; i++)
-        if (strcmp(op_table[i].name, name) == 0) return (OpId)i;
+    pthread_once(&op_hash_once, op_hash_build);
+    for (unsigned j = op_name_hash(name); op_hash[j]; j = (j + 1) & (OP_HASH - 1))
+        if (strcmp(op_table[op_hash[j] - 1].name, name) == 0) return (OpId)(op_hash[j] - 1);
     return OP_NONE;
 }
 
@@ -84,7 +108,11 @@ IrCtx *ir_ctx_new(DiagSink *diag) {
     return c;
 }
 
-void ir_ctx_free(IrCtx *c) { if (c) arena_free(c->arena); }
+void ir_ctx_free(IrCtx *c) {
+    if (!c) return;
+    if (c->free_front_cache) c->free_front_cache(c->front_cache);
+    arena_free(c->arena);
+}
 
 /* ---- types ---- */
 static Type *type_new(IrCtx *c, TypeKind k, DType dt) {

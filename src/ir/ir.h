@@ -259,6 +259,8 @@ typedef struct IrCtx {
     Interner *strs;
     int next_var_id;
     DiagSink *diag;                       /* user-facing diagnostics */
+    void *front_cache;                    /* the front end's last lexed file (front/lex.c), or NULL */
+    void (*free_front_cache)(void *);     /* called by ir_ctx_free */
 } IrCtx;
 
 IrCtx *ir_ctx_new(DiagSink *diag);        /* owns a fresh arena */

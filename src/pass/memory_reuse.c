@@ -408,18 +408,19 @@ static void reuse_function(PassCtx *ctx, Function *f) {
     for (int sp = 0; sp < MS_COUNT; sp++) pack_space(&r, (MemSpace)sp, fg, ng);
     apply_list(&r, &f->body);
     for (int i = 0; i < f->params.len; i++) retarget_var(ctx->ir, f->params.items[i], &r);
-    /* drop allocs of merged bases, and of bases nothing refers to any more */
+    /* drop allocs of merged bases, and of bases nothing refers to any more: one compaction of the body
+     * (a memmove per dropped alloc was quadratic in the tiles of a long chain) */
+    int kept = 0;
     for (int i = 0; i < f->body.len; i++) {
         Stmt *s = f->body.items[i];
         Expr *c = pass_stmt_call(s);
-        if (s->kind != ST_ASSIGN || !pass_is_op(c, OP_TILE_ALLOC)) continue;
-        Base *b = base_of(&r, s->assign.var);
-        if (b && (b->def < 0 || b->buffer < 0 || &r.bases[b->buffer] != b)) {
-            memmove(f->body.items + i, f->body.items + i + 1, sizeof(Stmt *) * (size_t)(f->body.len - i - 1));
-            f->body.len--;
-            i--;
+        if (s->kind == ST_ASSIGN && pass_is_op(c, OP_TILE_ALLOC)) {
+            Base *b = base_of(&r, s->assign.var);
+            if (b && (b->def < 0 || b->buffer < 0 || &r.bases[b->buffer] != b)) continue;
         }
+        f->body.items[kept++] = s;
     }
+    f->body.len = kept;
     free(fg);
     vec_free(&r.noalias);
     free(r.bad_off);
