@@ -350,14 +350,44 @@ static void golden_spill_free(GoldSpill *sp) {
     free(sp->off);
 }
 
+/* Slice t of nt of every tensor's copy (gold[i] := bufs[i]); the slices of all t cover each once. */
+typedef struct CopyJob { DrvSession *s; void **gold, **bufs; int t, nt; } CopyJob;
+static void *copy_job(void *v) {
+    CopyJob *j = v;
+    for (int i = 0; i < j->s->nparams; i++) {
+        size_t n = (size_t)j->s->params[i].bytes, lo = n * (size_t)j->t / (size_t)j->nt, hi = n * (size_t)(j->t + 1) / (size_t)j->nt;
+        if (j->bufs[i] && hi > lo) memcpy((char *)j->gold[i] + lo, (const char *)j->bufs[i] + lo, hi - lo);
+    }
+    return NULL;
+}
+
 static void **golden_copies(DrvSession *s, void **bufs) {
+    enum { MAX_COPY_THREADS = 16, MIN_COPY_SLICE = 1 << 20 };
     void **gold = calloc((size_t)s->nparams + 1, sizeof *gold);
     PTOC_ASSERT(gold, "out of memory");
+    int64_t total = 0;
     for (int i = 0; i < s->nparams; i++) {
         size_t n = (size_t)s->params[i].bytes;
         gold[i] = base_malloc_big(n);
         PTOC_ASSERT(gold[i], "out of memory allocating %zu bytes for '%s'", n, s->params[i].name);
-        if (bufs[i]) memcpy(gold[i], bufs[i], n);
+        total += s->params[i].bytes;
+    }
+    /* the copies land on fresh pages (first-touch faults): on threads when there is a lot */
+    int nt = host_threads(s->opt.threads);
+    if (nt > MAX_COPY_THREADS) nt = MAX_COPY_THREADS;
+    if (nt > total / MIN_COPY_SLICE) nt = (int)(total / MIN_COPY_SLICE);
+    if (nt < 1) nt = 1;
+    CopyJob jobs[MAX_COPY_THREADS];
+    pthread_t th[MAX_COPY_THREADS];
+    bool started[MAX_COPY_THREADS] = { false };
+    for (int t = 0; t < nt; t++) {
+        jobs[t] = (CopyJob){ s, gold, bufs, t, nt };
+        if (t > 0) started[t] = pthread_create(&th[t], NULL, copy_job, &jobs[t]) == 0;
+    }
+    copy_job(&jobs[0]);
+    for (int t = 1; t < nt; t++) {
+        if (started[t]) pthread_join(th[t], NULL);
+        else copy_job(&jobs[t]);
     }
     return gold;
 }

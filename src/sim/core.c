@@ -21,25 +21,47 @@ SimCore *sim_core_new(const Target *t, CoreKind kind) {
     static const MemSpace aiv[] = { MS_VEC };
     const MemSpace *sp = kind == CORE_AIC ? aic : aiv;
     int n = kind == CORE_AIC ? (int)(sizeof aic / sizeof aic[0]) : 1;
+    /* one zeroed block for the flag table and every space (each 64-byte aligned): from 1 MiB on, a
+     * huge page (base_calloc_big), one first-touch fault where 4 KiB pages cost ~250 of them — a
+     * core is made per host thread and per core kind, and its faults were a visible part of a
+     * small program's run */
+    size_t flag_bytes = (size_t)PIPE_COUNT * PIPE_COUNT * SIM_MAX_EVENTS * sizeof(SimFlag), total = (flag_bytes + 63) & ~(size_t)63;
+    for (int i = 0; i < n; i++)
+        if (t->physical[sp[i]] > 0) total += ((size_t)t->physical[sp[i]] + 63) & ~(size_t)63;
+#if defined(__SANITIZE_ADDRESS__)
+    total = (flag_bytes + 63) & ~(size_t)63;   /* ASan builds: each space its own allocation, its bounds checked */
+#else
+    if (total >= (size_t)1 << 20 && total < (size_t)2 << 20) total = (size_t)2 << 20;
+#endif
+    c->block = base_calloc_big(total);
+    PTOC_ASSERT(c->block != NULL, "out of memory (%zu bytes of simulated core)", total);
+    c->flags = (SimFlag *)c->block;
+    size_t at = (flag_bytes + 63) & ~(size_t)63;
     for (int i = 0; i < n; i++) {
         int64_t sz = t->physical[sp[i]];
         if (sz <= 0) continue;
+#if defined(__SANITIZE_ADDRESS__)
         c->mem[sp[i]] = calloc((size_t)sz, 1);
         PTOC_ASSERT(c->mem[sp[i]] != NULL, "out of memory");
+#else
+        c->mem[sp[i]] = c->block + at;
+        at += ((size_t)sz + 63) & ~(size_t)63;
+#endif
         c->size[sp[i]] = sz;
     }
-    c->flags = calloc((size_t)PIPE_COUNT * PIPE_COUNT * SIM_MAX_EVENTS, sizeof(SimFlag));
-    PTOC_ASSERT(c->flags != NULL, "out of memory");
+    (void)at;
     return c;
 }
 
 void sim_core_free(SimCore *c) {
     if (!c) return;
+#if defined(__SANITIZE_ADDRESS__)
     for (int i = 0; i < MS_COUNT; i++) free(c->mem[i]);
+#endif
+    free(c->block);
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
     vec_free(&c->vrow);
-    free(c->flags);
     free(c);
 }
 

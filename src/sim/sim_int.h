@@ -26,6 +26,7 @@ typedef SimRaceMap SimGmShadow;
 struct SimCore {
     const Target *t;
     CoreKind kind;
+    uint8_t *block;              /* one allocation: the flag table, then every space's bytes */
     uint8_t *mem[MS_COUNT];
     int64_t size[MS_COUNT];
     VEC(float) fa, fb, fc;       /* MAD scratch: dense A, B, C */
