@@ -271,18 +271,43 @@ static void heap_down(RunCursor *h, int n, int i) {
     }
 }
 
+/* Whether a and b touch the same bytes the same way (blocks aside). */
+static bool same_runs(const RtAccess *a, const RtAccess *b) {
+    return a->buf == b->buf && a->lo == b->lo && a->hi == b->hi && a->count == b->count &&
+           (a->count == 1 || a->stride == b->stride) && a->write == b->write && a->atomic == b->atomic;
+}
+
+/* Against the other tasks, one task's accesses count only as the bytes it reads, writes and adds to
+ * (its blocks are checked against each other by check_blocks): records repeated by several blocks (a
+ * panel every block of a grid column reads) are applied once, and runs of one kind that meet in
+ * address order (the column panels of a grid row, row after row) as one run. The verdicts are those
+ * of applying every run by itself: per byte the same accesses, and the race ranges reported are
+ * the hull of the racing bytes either way. */
 static void check_task_runs(Checker *c, ShadowVec *shs, const RtAccess *acc, int n) {
     RunCursor *h = malloc(sizeof *h * (size_t)(n > 0 ? n : 1));
     PTOC_ASSERT(h, "out of memory");
-    for (int i = 0; i < n; i++) h[i] = (RunCursor){ &acc[i], 0 };
-    for (int i = n / 2 - 1; i >= 0; i--) heap_down(h, n, i);
-    while (n > 0) {
-        const RtAccess *a = h[0].a;
-        int64_t k = h[0].k;
-        check_and_apply_run(c, shadow_of(shs, a->buf), a, a->lo + k * a->stride, a->hi + k * a->stride);
-        if (++h[0].k == a->count) h[0] = h[--n];
-        heap_down(h, n, 0);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        bool dup = false;
+        for (int j = i - 1; j >= 0 && acc[j].buf == acc[i].buf && acc[j].lo == acc[i].lo && !dup; j--) dup = same_runs(&acc[j], &acc[i]);
+        if (!dup) h[m++] = (RunCursor){ &acc[i], 0 };
     }
+    for (int i = m / 2 - 1; i >= 0; i--) heap_down(h, m, i);
+    const RtAccess *pa = NULL;   /* the pending run [plo, phi) of record pa's kind */
+    int64_t plo = 0, phi = 0;
+    while (m > 0) {
+        const RtAccess *a = h[0].a;
+        int64_t lo = a->lo + h[0].k * a->stride, hi = a->hi + h[0].k * a->stride;
+        if (pa && pa->buf == a->buf && pa->write == a->write && pa->atomic == a->atomic && lo <= phi) {
+            if (hi > phi) phi = hi;
+        } else {
+            if (pa) check_and_apply_run(c, shadow_of(shs, pa->buf), pa, plo, phi);
+            pa = a, plo = lo, phi = hi;
+        }
+        if (++h[0].k == a->count) h[0] = h[--m];
+        heap_down(h, m, 0);
+    }
+    if (pa) check_and_apply_run(c, shadow_of(shs, pa->buf), pa, plo, phi);
     free(h);
 }
 

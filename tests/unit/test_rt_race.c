@@ -8,7 +8,8 @@
 #include "rt_build_util.h"
 
 /* Access mode per parameter: r read, w write, a atomic add, '-' untouched; upper case R / W / A touch
- * only the block's share of the rows (rows / block_num each, block b the b-th share). */
+ * only the block's share of the rows (rows / block_num each, block b the b-th share); K / Q write /
+ * read the block's share of the columns, reported row by row (a column panel: strided records). */
 typedef struct { const char *kernel, *modes; } KMode;
 typedef struct { const KMode *modes; int n; } Fake;
 
@@ -24,6 +25,11 @@ static bool fake_run(void *ud, const RtKernelCall *c, int64_t *cycles, DiagSink 
         const RtView *v = &c->views[k++];
         int64_t rows = v->shape[0], cols = v->ndims > 1 ? v->shape[1] : 1, lo = 0, hi = rows * cols;
         char mode = m[p];
+        if (mode == 'K' || mode == 'Q') {
+            int64_t share = cols / c->block_num, c0 = c->block_idx * share;
+            for (int64_t row = 0; row < rows; row++) rt_record_gm(c->gm_sink, p, row * cols + c0, row * cols + c0 + share, mode == 'K', false);
+            continue;
+        }
         if (mode >= 'A' && mode <= 'Z') {
             int64_t share = rows / c->block_num;
             lo = c->block_idx * share * cols;
@@ -194,6 +200,47 @@ TEST(test_strided_views) {
     free(msg);
 }
 
+/* Two SPMD tasks of 4 blocks in a MANUAL scope without a dependency: the writer's blocks write column
+ * panels of c (blocks disjoint: no race among them), the reader's blocks read column panels too. The
+ * race check folds the panels of a task into the bytes it touches (rt_race.c check_task_runs): one
+ * race, over the whole tensor, as the row-by-row check reports it. */
+static int panel_races(const char *wmode, const char *rmode, char **msg) {
+    Tb t; tb_init(&t);
+    Var *c = param(&t, "c", ten(&t, DT_FP32, 16, 16), PD_OUT);
+    Type *ts[1] = { c->type };
+    ParamDir pd[1] = { PD_INOUT };
+    Function *w = kernel(&t, "writer", FT_AIC, 1, ts, pd), *rd = kernel(&t, "reader", FT_AIC, 1, ts, pd);
+    Stmt *sc = scope(&t, t.body, true);
+    Expr *arg = ir_ref(c);
+    const char *dw[1] = { "output_existing" }, *dr[1] = { "input" };
+    Expr *e0 = call(&t, &sc->scope.body, NULL, w, &arg, 1, dw);
+    Expr *e1 = call(&t, &sc->scope.body, NULL, rd, &arg, 1, dr);
+    ir_attr_set(t.c, &e0->call.attrs, "block_num", ir_av_int(4));
+    ir_attr_set(t.c, &e1->call.attrs, "block_num", ir_av_int(4));
+    static float bc[256];
+    void *bufs[1] = { bc };
+    KMode modes[2] = { { "writer", wmode }, { "reader", rmode } };
+    RtResult r;
+    int n = run(&t, bufs, 1, modes, 2, &r) ? r.races.len : -1;
+    if (msg) *msg = n > 0 ? strdup(r.races.data[0]) : NULL;
+    rt_result_free(&r);
+    tb_free(&t);
+    return n;
+}
+
+TEST(test_column_panels) {
+    char *msg = NULL;
+    CHECK_EQ_INT(panel_races("K", "Q", &msg), 1);
+    CHECK_CONTAINS(msg, "task 0 writes and task 1 reads c (16 x 16 FP32): elements 0..255 (rows 0..15)");
+    free(msg);
+    /* the reader's blocks read row shares instead (R: block b rows 4b..4b+3): together the whole
+     * tensor, so the race covers it again */
+    CHECK_EQ_INT(panel_races("K", "R", &msg), 1);
+    CHECK_CONTAINS(msg, "elements 0..255");
+    free(msg);
+    CHECK_EQ_INT(panel_races("-", "Q", NULL), 0);   /* nothing written: no race */
+}
+
 int main(void) {
     RUN(test_ordered_by_tensormap);
     RUN(test_manual_scope_missing_dep);
@@ -201,6 +248,7 @@ int main(void) {
     RUN(test_atomic_adds);
     RUN(test_transitive_order);
     RUN(test_spmd_blocks);
+    RUN(test_column_panels);
     RUN(test_strided_views);
     return test_summary();
 }
