@@ -106,5 +106,8 @@ void drv_timeline_json(const DrvSession *s, StrBuf *out);
 const Function *drv_find_entry(const Program *p, const char *entry);
 /* Number of elements of a static-shaped tensor type (-1 when dynamic). */
 int64_t drv_type_numel(const Type *t);
+/* fn(job 0) on this thread and fn(job t) for t = 1 .. n - 1 on threads of their own (here when one
+ * cannot be made), all done on return; jobs is an array of n elements of `size` bytes. */
+void drv_run_jobs(void *jobs, size_t size, int n, void *(*fn)(void *));
 
 #endif

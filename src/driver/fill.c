@@ -9,7 +9,6 @@
  *   bytes never depend on the thread count or the CPU. */
 #include "driver/driver_int.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -113,17 +112,8 @@ void drv_fill_random_threads(void *buf, DType dt, int64_t n, uint64_t *state, in
     if (threads > n / MIN_FILL_CHUNK) threads = (int)(n / MIN_FILL_CHUNK);
     if (threads < 2) { drv_fill_random(buf, dt, n, state); return; }
     FillJob jobs[MAX_FILL_THREADS];
-    pthread_t th[MAX_FILL_THREADS];
-    bool started[MAX_FILL_THREADS] = { false };
-    for (int t = 0; t < threads; t++) {
-        jobs[t] = (FillJob){ buf, dt, n * t / threads, n * (t + 1) / threads, *state };
-        if (t > 0) started[t] = pthread_create(&th[t], NULL, fill_job, &jobs[t]) == 0;
-    }
-    fill_job(&jobs[0]);
-    for (int t = 1; t < threads; t++) {
-        if (started[t]) pthread_join(th[t], NULL);
-        else fill_job(&jobs[t]);   /* no thread: here */
-    }
+    for (int t = 0; t < threads; t++) jobs[t] = (FillJob){ buf, dt, n * t / threads, n * (t + 1) / threads, *state };
+    drv_run_jobs(jobs, sizeof jobs[0], threads, fill_job);
     *state += (uint64_t)n * SPLITMIX_GAMMA;
 }
 

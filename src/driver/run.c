@@ -31,6 +31,19 @@
 /* ---- values ---- */
 static int host_threads(int threads);
 
+void drv_run_jobs(void *jobs, size_t size, int n, void *(*fn)(void *)) {
+    enum { MAX_JOBS = 64 };
+    PTOC_ASSERT(n >= 1 && n <= MAX_JOBS, "%d host jobs", n);
+    pthread_t th[MAX_JOBS];
+    bool started[MAX_JOBS] = { false };
+    for (int t = 1; t < n; t++) started[t] = pthread_create(&th[t], NULL, fn, (char *)jobs + (size_t)t * size) == 0;
+    fn(jobs);
+    for (int t = 1; t < n; t++) {
+        if (started[t]) pthread_join(th[t], NULL);
+        else fn((char *)jobs + (size_t)t * size);   /* no thread: here */
+    }
+}
+
 double drv_elem_get(const void *buf, DType dt, int64_t i) {
     switch (dt) {
     case DT_FP16: return fp16_to_f32(((const uint16_t *)buf)[i]);
@@ -290,20 +303,13 @@ static void compare_threads(DrvRunStats *r, const DrvParam *p, const void *x, co
     if (threads > n / MIN_CMP_CHUNK) threads = (int)(n / MIN_CMP_CHUNK);
     if (threads < 2 || dtype_bytes(p->dtype) <= 0) { compare_elems(r, p, x, g, 0, n); return; }
     CompareJob jobs[MAX_CMP_THREADS];
-    pthread_t th[MAX_CMP_THREADS];
-    bool started[MAX_CMP_THREADS] = { false };
     for (int t = 0; t < threads; t++) {
         jobs[t] = (CompareJob){ .p = p, .x = x, .g = g, .e0 = n * t / threads, .n = n * (t + 1) / threads - n * t / threads };
         jobs[t].st.atol = r->atol;
         jobs[t].st.rtol = r->rtol;
-        if (t > 0) started[t] = pthread_create(&th[t], NULL, compare_job, &jobs[t]) == 0;
     }
-    compare_job(&jobs[0]);
+    drv_run_jobs(jobs, sizeof jobs[0], threads, compare_job);
     for (int t = 0; t < threads; t++) {
-        if (t > 0) {
-            if (started[t]) pthread_join(th[t], NULL);
-            else compare_job(&jobs[t]);
-        }
         const DrvRunStats *q = &jobs[t].st;
         r->checked += q->checked;
         r->mismatches += q->mismatches;
@@ -382,17 +388,8 @@ static void **golden_copies(DrvSession *s, void **bufs) {
     if (nt > total / MIN_COPY_SLICE) nt = (int)(total / MIN_COPY_SLICE);
     if (nt < 1) nt = 1;
     CopyJob jobs[MAX_COPY_THREADS];
-    pthread_t th[MAX_COPY_THREADS];
-    bool started[MAX_COPY_THREADS] = { false };
-    for (int t = 0; t < nt; t++) {
-        jobs[t] = (CopyJob){ s, gold, bufs, t, nt };
-        if (t > 0) started[t] = pthread_create(&th[t], NULL, copy_job, &jobs[t]) == 0;
-    }
-    copy_job(&jobs[0]);
-    for (int t = 1; t < nt; t++) {
-        if (started[t]) pthread_join(th[t], NULL);
-        else copy_job(&jobs[t]);
-    }
+    for (int t = 0; t < nt; t++) jobs[t] = (CopyJob){ s, gold, bufs, t, nt };
+    drv_run_jobs(jobs, sizeof jobs[0], nt, copy_job);
     return gold;
 }
 
