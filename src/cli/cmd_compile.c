@@ -1,7 +1,7 @@
 /* ptoc compile / ptoc parse — and the option parsing shared with ptoc run (cmd_run.c).
  *
  *   ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]
- *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--[no-]verify-roundtrip] [--json]
+ *                [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--no-rotate] [--[no-]verify-roundtrip] [--json]
  *                [--arg NAME=VALUE]... [--in NAME=file.npy]... [-D NAME=VALUE]...
  *   ptoc parse prog.py[:entry] [--arg NAME=VALUE]... [--in NAME=file.npy]... [-D NAME=VALUE]...
  * --arg / --in specialise the @pl.jit entry (unshaped pl.Tensor parameters, scalar values;
@@ -110,6 +110,7 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o, CliBinds *b)
     if (!strcmp(a, "--dbc")) return o->dbc = true, 1;
     if (!strcmp(a, "--no-pipeline-dbc")) return o->pipeline_dbc = false, 1;
     if (!strcmp(a, "--no-auto-l1")) return o->no_auto_l1 = true, 1;
+    if (!strcmp(a, "--no-rotate")) return o->no_rotate = true, 1;
     if (!strcmp(a, "--verify-roundtrip")) return o->verify_roundtrip = true, 1;
     if (!strcmp(a, "--no-verify-roundtrip")) return o->verify_roundtrip = false, 1;
     return 0;
@@ -120,7 +121,7 @@ int cli_common_option(int argc, char **argv, int *i, DrvOptions *o, CliBinds *b)
 static void compile_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc compile prog.py[:entry] [-o DIR] [--dump-passes DIR] [--target a2a3|a5]\n"
- "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--cores N] [--[no-]verify-roundtrip] [--json]\n"
+ "                    [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--no-rotate] [--cores N] [--[no-]verify-roundtrip] [--json]\n"
             "                    [--arg NAME=VALUE]... [--in NAME=file.npy]...\n"
             "  --arg NAME=VALUE    bind a parameter of the @pl.jit entry: a=128x128:fp32 (shape and dtype), n=64, eps=1e-5\n"
             "  --in NAME=F         bind the shape and dtype of parameter NAME from the header of the .npy file F\n"

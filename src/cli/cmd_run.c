@@ -2,7 +2,7 @@
  * inputs, compare with the reference interpreter, report.
  *
  *   ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check]
- *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--cores N]
+ *            [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--no-rotate] [--threads N] [--cores N]
  *            [--[no-]verify-roundtrip] [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [--timing-only]
  * --timing-only: the same simulation without data (docs/sim.md); the verdict line says no data was computed.
  * Exit 0 only when the outputs are within tolerance and no race or sync error was found; 1 on any
@@ -18,7 +18,7 @@
 static void run_usage(FILE *f) {
     fprintf(f,
             "usage: ptoc run prog.py[:entry] [--target a2a3|a5] [--seed N] [--json] [--keep DIR] [--no-race-check] [--timing-only]\n"
-            "                [--check-pto-isa DIR] [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--threads N] [--cores N]\n"
+            "                [--check-pto-isa DIR] [--memory-planner pypto|dsa_rp|ptoas] [--dbc] [--no-pipeline-dbc] [--no-auto-l1] [--no-rotate] [--threads N] [--cores N]\n"
             "                [--[no-]verify-roundtrip]\n"
             "                [--in NAME=file.npy]... [--out NAME=file.npy]... [--arg NAME=VALUE]... [-D NAME=VALUE]...\n"
             "  -D NAME=VALUE   bind a builder parameter / local, a module constant or a pl.dynamic dim\n"

@@ -163,6 +163,29 @@ static bool params_fit_target(DrvSession *s) {
     return true;
 }
 
+/* RotateMixedLoops' carried values need buffers: when the rotated program does not compile, the
+ * compile starts again from a fresh parse without the rotation, and a perf hint names the loop and
+ * the first error. The failed attempt's diagnostics and products are dropped. */
+static char *retry_without_rotation(DrvSession *s, PassCtx *ctx, int first_diag, int errors) {
+    char *why = NULL;
+    for (int i = first_diag; i < s->diag.items.len && !why; i++)
+        if (s->diag.items.data[i].level == DIAG_ERROR) why = strdup(s->diag.items.data[i].msg);
+    for (int i = first_diag; i < s->diag.items.len; i++) free(s->diag.items.data[i].code), free(s->diag.items.data[i].msg);
+    s->diag.items.len = first_diag;
+    s->diag.nerrors = errors;
+    for (int i = 0; i < s->dumps.len; i++) free(s->dumps.data[i].file), free(s->dumps.data[i].text);
+    s->dumps.len = 0;
+    s->pass_times.len = 0;
+    ctx->tiles.len = 0;
+    ctx->untiled.len = 0;
+    ctx->no_rotate = true;
+    ctx->rotated = 0;
+    if (!why) why = strdup("no error message");
+    PTOC_ASSERT(why, "out of memory");
+    if (!drv_reparse(s)) { free(why); return NULL; }
+    return why;
+}
+
 bool drv_compile_impl(DrvSession *s) {
     double t0 = base_now_seconds();
     drv_compile_reset(s);
@@ -185,13 +208,25 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.enable_pypto_l0c_double_buffer = s->opt.dbc;
     ctx.no_pipeline_dbc = !s->opt.pipeline_dbc;
     ctx.no_auto_l1 = s->opt.no_auto_l1;
+    ctx.no_rotate = s->opt.no_rotate;
     ctx.cores = s->opt.cores ? s->opt.cores : ctx.target->num_aic;
     if (ctx.cores > ctx.target->num_aic) {
         diag_error(&s->diag, SPAN_NONE, "--cores %d: target %s has %d cube cores; give 1 (no multi-core split) to %d",
                    ctx.cores, ctx.target->name, ctx.target->num_aic, ctx.target->num_aic);
         return false;
     }
+    int first_diag = s->diag.items.len;
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
+    if (!ok && ctx.rotated) {
+        Span where = ctx.rotated_span;
+        const char *loop = ctx.rotated_loop;
+        char *why = retry_without_rotation(s, &ctx, first_diag, errors);
+        ok = why && pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
+        if (ok)
+            pass_hint(&ctx, where, "PH-RM-002", "loop over '%s' not software-pipelined across cube and vector: rotated, it "
+                      "does not compile (%s)", loop, why);
+        free(why);
+    }
     for (int i = 0; i < ctx.tiles.len; i++) {
         const PassTileChoice *c = &ctx.tiles.data[i];
         DrvTile t = { c->function, c->span, c->M, c->N, c->K, c->m, c->n, c->k, (Stationarity)c->stationarity,

@@ -111,6 +111,8 @@ void drv_free(DrvSession *s) {
     free(s->path);
     free(s->text);
     free(s->entry);
+    free(s->bind_args);
+    free(s->bind_defines);
     free(s->dump_dir);
     diag_free(&s->diag);
     pthread_mutex_destroy(&s->lock);
@@ -234,6 +236,8 @@ static bool defines_binding(DrvSession *s, FrontArg *out, FrontBinding *b) {
     return true;
 }
 
+static void keep_binding(DrvSession *s, const FrontBinding *fb);
+
 /* text holds len bytes (NUL bytes included: the lexer rejects them with their location). Both
  * parses are specialised by the session's bindings merged with b. */
 static bool load_source(DrvSession *s, const char *name, const char *text, size_t len, const char *entry, const FrontBinding *b) {
@@ -267,23 +271,47 @@ static bool load_source(DrvSession *s, const char *name, const char *text, size_
         free(defs);
         return false;
     }
-    /* the copy the passes rewrite: a second parse of the same text (cannot fail now; its warnings
-     * would repeat the first parse's, so they go to a scratch sink) */
+    keep_binding(s, &fb);
+    free(merged);
+    free(defs);
+    if (!drv_reparse(s)) return false;
+    s->loaded = true;
+    return true;
+}
+
+/* The binding of the parses, owned by the session (names interned, spans dropped: the caller's
+ * lists are freed after loading), so that the compile can parse a fresh copy again (drv_reparse). */
+static FrontArg *copy_args(DrvSession *s, const FrontArg *a, int n) {
+    FrontArg *out = calloc((size_t)n + 1, sizeof *out);
+    PTOC_ASSERT(out, "out of memory");
+    for (int i = 0; i < n; i++) {
+        out[i] = a[i];
+        out[i].name = a[i].name ? intern_cstr(s->ir->strs, a[i].name) : NULL;
+        out[i].span = SPAN_NONE;
+    }
+    return out;
+}
+
+static void keep_binding(DrvSession *s, const FrontBinding *fb) {
+    s->bind = *fb;
+    s->bind_args = copy_args(s, fb->args, fb->nargs);
+    s->bind_defines = copy_args(s, fb->defines, fb->ndefines);
+    s->bind.args = s->bind_args;
+    s->bind.defines = s->bind_defines;
+}
+
+/* A fresh copy of the program for the passes to rewrite: a parse of the same text (it cannot fail
+ * after the first; its warnings would repeat the first parse's, so they go to a scratch sink). */
+bool drv_reparse(DrvSession *s) {
     DiagSink again;
     diag_init(&again);
     s->ir->diag = &again;
-    s->prog = front_parse_bound(s->ir, &s->src, s->entry, &fb);
+    s->prog = front_parse_bound(s->ir, &s->src, s->entry, &s->bind);
     s->ir->diag = &s->diag;
-    free(merged);
-    free(defs);
     bool ok = s->prog && again.nerrors == 0;
     diag_free(&again);
-    if (!ok) {
-        diag_error(&s->diag, SPAN_NONE, "internal: the second parse of '%s' failed", s->path);
-        return false;
-    }
-    s->loaded = true;
-    return true;
+    if (!ok) diag_error(&s->diag, SPAN_NONE, "internal: the second parse of '%s' failed", s->path);
+    return ok;
 }
 
 bool drv_load_text(DrvSession *s, const char *name, const char *text, const char *entry) {

@@ -32,6 +32,7 @@ typedef struct DrvOptions {
     bool dbc;                       /* enable_pypto_l0c_double_buffer */
     bool pipeline_dbc;              /* the existing-pipeline L0C double buffer (PYPTO); default true */
     bool no_auto_l1;                /* turn off AutoTileL1 (--no-auto-l1); default false */
+    bool no_rotate;                 /* turn off RotateMixedLoops (--no-rotate); default false */
     uint64_t seed;                  /* random inputs (drv_run_random); default 1 */
     bool race_check;                /* default true */
     bool verify_roundtrip;          /* print -> parse -> equal after every pass; default false (tests turn it on) */

@@ -32,6 +32,8 @@ struct DrvSession {
     IrCtx *ir;
     Program *source;                /* as parsed: interpreter input, parameter queries */
     Program *prog;                  /* rewritten by the passes */
+    FrontBinding bind;              /* the binding of both parses (drv_reparse), owning its lists: */
+    FrontArg *bind_args, *bind_defines;
     const Function *entry_fn;       /* in source */
     DrvParam *params; int nparams;
     VEC(DrvBinding) bindings;
@@ -67,6 +69,8 @@ void drv_memory_svg(const DrvSession *s, StrBuf *out);
 void drv_kernel_config(DrvSession *s, StrBuf *out);
 void drv_kernels_cpp(DrvSession *s);          /* DrvKernel.cpp / cpp_why of every kernel, once */
 const char *drv_kernel_subdir(const DrvKernel *dk);
+/* driver.c: a fresh s->prog, parsed again with the load's binding */
+bool drv_reparse(DrvSession *s);
 /* compile.c */
 bool drv_compile_impl(DrvSession *s);
 void drv_compile_reset(DrvSession *s);

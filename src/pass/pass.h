@@ -33,6 +33,10 @@ typedef struct PassCtx {
     bool enable_pypto_l0c_double_buffer;
     bool no_pipeline_dbc;           /* turn off the existing-pipeline L0C double buffer (--no-pipeline-dbc) */
     bool no_auto_l1;                /* turn off AutoTileL1 (--no-auto-l1) */
+    bool no_rotate;                 /* turn off RotateMixedLoops (--no-rotate) */
+    int rotated;                    /* loops RotateMixedLoops rotated (the driver retries without on failure) */
+    Span rotated_span;              /* the first of them, and its loop variable */
+    const char *rotated_loop;
     int cores;                      /* cube cores AutoSplitCores may use (the driver: --cores N, default num_aic);
                                        0 or 1 = no split (a context built without it, e.g. a unit test) */
     int counter;                    /* scratch for passes that mint names */
@@ -61,6 +65,7 @@ bool pass_flatten_call_expr(Program *p, PassCtx *ctx);
 bool pass_auto_split_cores(Program *p, PassCtx *ctx);
 bool pass_outline_incore_scopes(Program *p, PassCtx *ctx);
 bool pass_auto_tile_l1(Program *p, PassCtx *ctx);
+bool pass_rotate_mixed_loops(Program *p, PassCtx *ctx);
 bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx);
 bool pass_block_nz_tensor_views(Program *p, PassCtx *ctx);
 bool pass_auto_tile_matmul_l0(Program *p, PassCtx *ctx);

@@ -11,6 +11,7 @@ static const PassInfo pipeline[] = {
     { "AutoSplitCores", pass_auto_split_cores, IRP_SSA },
     { "OutlineIncoreScopes", pass_outline_incore_scopes, IRP_SSA | IRP_SPLIT_INCORE_ORCH },
     { "AutoTileL1", pass_auto_tile_l1, IRP_SSA | IRP_SPLIT_INCORE_ORCH },
+    { "RotateMixedLoops", pass_rotate_mixed_loops, IRP_SSA | IRP_SPLIT_INCORE_ORCH },
     { "ConvertTensorToTileOps", pass_convert_tensor_to_tile_ops, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "BlockNzTensorViews", pass_block_nz_tensor_views, IRP_SSA | IRP_INCORE_TILE_OPS },
     { "AutoTileMatmulL0", pass_auto_tile_matmul_l0, IRP_SSA | IRP_INCORE_TILE_OPS },

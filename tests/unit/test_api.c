@@ -165,7 +165,7 @@ TEST(test_run_random_and_dumps) {
     CHECK(mkdtemp(dir) != NULL);
     CHECK_EQ_INT(ptoc_write_outputs(p, dir), 0);
     CHECK(file_exists(dir, "passes_dump/00_frontend.py"));
-    CHECK(file_exists(dir, "passes_dump/08_after_AutoTileMatmulL0.py"));
+    CHECK(file_exists(dir, "passes_dump/09_after_AutoTileMatmulL0.py"));
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK_EQ_INT(system(cmd), 0);

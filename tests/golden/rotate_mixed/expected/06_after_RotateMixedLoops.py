@@ -1,0 +1,67 @@
+# pypto.program: flash_rot
+import pypto.language as pl
+
+
+@pl.program
+class flash_rot:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def flash(self, k: pl.Tensor[[256, 64], pl.FP16], q: pl.Tensor[[32, 64], pl.FP16], v: pl.Tensor[[256, 64], pl.FP16], o: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        pl.func_attr({"split": 1})
+        m0: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.full([32, 1], pl.FP32, -1e+30)
+        l0: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.full([32, 1], pl.FP32, 0.0)
+        b0: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.full([32, 64], pl.FP32, 0.0)
+        t__pro_v9: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(k, [64, 64], [0, 0])
+        s__pro_v10: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(q, t__pro_v9, b_trans=True, out_dtype=pl.FP32)
+        t__nx_v11: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(k, [64, 64], [64, 0])
+        s__nx_v12: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(q, t__nx_v11, b_trans=True, out_dtype=pl.FP32)
+        t__pro_v13: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_max(s__pro_v10)
+        mn__pro_v14: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.maximum(m0, t__pro_v13)
+        p__pro_v15: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_expdif(s__pro_v10, mn__pro_v14)
+        t__pro_v16: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.sub(m0, mn__pro_v14)
+        alpha__pro_v17: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.exp(t__pro_v16)
+        t__pro_v18: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.mul(alpha__pro_v17, l0)
+        t__pro_v19: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_sum(p__pro_v15)
+        ln__pro_v20: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.add(t__pro_v18, t__pro_v19)
+        t__pro_v21: pl.Tensor[[32, 64], pl.FP16] = pl.tensor.cast(p__pro_v15, pl.FP16)
+        t__pro_v22: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(v, [64, 64], [0, 0])
+        pv__pro_v23: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(t__pro_v21, t__pro_v22, out_dtype=pl.FP32)
+        t__pro_v24: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_mul(b0, alpha__pro_v17)
+        for j, (m__rot_v25, l__rot_v26, b__rot_v27, pv__rot_v28, s__rot_v29) in pl.pipeline(64, 192, 64, init_values=(mn__pro_v14, ln__pro_v20, t__pro_v24, pv__pro_v23, s__nx_v12), stage=1, attrs={"rotated_mixed": True}):
+            t__nx_v30: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(k, [64, 64], [j + 64, 0])
+            s__nx_v31: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(q, t__nx_v30, b_trans=True, out_dtype=pl.FP32)
+            t__tmp_v1: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_max(s__rot_v29)
+            mn: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.maximum(m__rot_v25, t__tmp_v1)
+            p: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_expdif(s__rot_v29, mn)
+            t__tmp_v2: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.sub(m__rot_v25, mn)
+            alpha: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.exp(t__tmp_v2)
+            t__tmp_v3: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.mul(alpha, l__rot_v26)
+            t__tmp_v4: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_sum(p)
+            ln: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.add(t__tmp_v3, t__tmp_v4)
+            t__tmp_v5: pl.Tensor[[32, 64], pl.FP16] = pl.tensor.cast(p, pl.FP16)
+            t__tmp_v6: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(v, [64, 64], [j, 0])
+            pv: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(t__tmp_v5, t__tmp_v6, out_dtype=pl.FP32)
+            b__rot_v32: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.add(b__rot_v27, pv__rot_v28)
+            t__tmp_v7: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_mul(b__rot_v32, alpha)
+            m__last_v33, l__last_v34, b__last_v35, pv__last_v36, s__last_v37 = pl.yield_(mn, ln, t__tmp_v7, pv, s__nx_v31)
+        t__epi_v38: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_max(s__last_v37)
+        mn__epi_v39: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.maximum(m__last_v33, t__epi_v38)
+        p__epi_v40: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_expdif(s__last_v37, mn__epi_v39)
+        t__epi_v41: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.sub(m__last_v33, mn__epi_v39)
+        alpha__epi_v42: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.exp(t__epi_v41)
+        t__epi_v43: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.mul(alpha__epi_v42, l__last_v34)
+        t__epi_v44: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_sum(p__epi_v40)
+        ln__epi_v45: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.add(t__epi_v43, t__epi_v44)
+        t__epi_v46: pl.Tensor[[32, 64], pl.FP16] = pl.tensor.cast(p__epi_v40, pl.FP16)
+        t__epi_v47: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(v, [64, 64], [192, 0])
+        pv__epi_v48: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(t__epi_v46, t__epi_v47, out_dtype=pl.FP32)
+        b__rot_v49: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.add(b__last_v35, pv__last_v36)
+        t__epi_v50: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_mul(b__rot_v49, alpha__epi_v42)
+        bn__epi_v51: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.add(t__epi_v50, pv__epi_v48)
+        t__tmp_v8: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_div(bn__epi_v51, ln__epi_v45)
+        o__store: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.assemble(o, t__tmp_v8, [0, 0])
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def flash_rot(self, q: pl.Tensor[[32, 64], pl.FP16], k: pl.Tensor[[256, 64], pl.FP16], v: pl.Tensor[[256, 64], pl.FP16], o: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        o__ssa_v0: pl.Tensor[[32, 64], pl.FP32] = self.flash(k, q, v, o)
+        return o__ssa_v0
