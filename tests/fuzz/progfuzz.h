@@ -84,6 +84,7 @@
     X(MIX_SPLIT,    "mix_split",    1, "mixed regions with pl.split(NONE / UP_DOWN / LEFT_RIGHT) and pl.cross_core_slot(slot_num=1..4)") \
     X(MIX_CHAIN,    "mix_chain",    1, "a second matmul in a mixed region whose left operand is a vector result (pl.cast(g, FP16) @ w2)") \
     X(MIX_LOOP,     "mix_loop",     1, "a flash-attention-style pl.range(T, init_values=(o0,)) loop in a mixed region") \
+    X(MIX_ROTATE,   "mix_rotate",   1, "mix_loop loops of up to 6 trips accumulating as o + r, r + o or o * 0.5 + r (RotateMixedLoops: the prefetched matmul, the deferred add in both operand orders)") \
     X(SPMD,         "spmd",         1, "SPMD launches of mixed regions: rows split across pl.spmd(B) blocks (loop and with forms), and split-K with atomic-add assembly across blocks") \
     X(MIX_GRANULE, "mix_granule", 1, "split stores whose two AIV lanes' GM pieces share a 32-byte granule (unaligned row stride, or a LEFT_RIGHT half row under 32 B; was a false WAW race until 4f71719)") \
     X(MIX_ROUNDTRIP, "mix_roundtrip", 1, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel did not parse back until 7fb72bf)")
@@ -230,6 +231,7 @@ typedef struct PfMix {
     int8_t slots;                 /* pl.cross_core_slot(slot_num=); 0: not given */
     int8_t in_dt;                 /* DType of a, b, w2 (FP16 / BF16 / FP32) */
     int8_t trips;                 /* the flash loop's trip count; 0: straight-line */
+    int8_t acc_form;              /* the loop's accumulation (mix_rotate): 0 o + r, 1 r + o, 2 o * 0.5 + r */
     int8_t n1, n2;                /* steps on acc, steps on the second matmul's result */
     bool mm2;                     /* the second matmul */
     bool out_half;                /* the result cast to FP16 and stored to an FP16 out */

@@ -103,7 +103,7 @@ bool pf_mix_check(const PfProgram *p, PfMix *m, const char **why) {
         *why = "mixed-region tensors are fresh inputs and one Out";
         return false;
     }
-    if (m->n1 < 0 || m->n1 > PF_MIX_MAXSTEPS || m->n2 < 0 || m->n2 > PF_MIX_MAXSTEPS || (!m->mm2 && m->n2) || m->trips < 0 || m->trips > 8 || m->slots < 0 || m->slots > 4) {
+    if (m->n1 < 0 || m->n1 > PF_MIX_MAXSTEPS || m->n2 < 0 || m->n2 > PF_MIX_MAXSTEPS || (!m->mm2 && m->n2) || m->trips < 0 || m->trips > 8 || m->acc_form < 0 || m->acc_form > 2 || (m->acc_form == 2 && is_int(m)) || m->slots < 0 || m->slots > 4) {
         *why = "mixed-region step counts";
         return false;
     }
@@ -170,6 +170,7 @@ static bool mix_values(PfMix *m, const char **why) {
         if (!steps_range(m->s2, m->n2, &lo, &hi, why)) return false;
     }
     int64_t sum = m->trips ? m->trips : m->atomic_k ? m->blocks : 0;
+    if (m->trips && m->acc_form == 2 && sum > 2) sum = 2;       /* o * 0.5 + r stays within 2 |r| */
     if (sum) {                         /* o (or the atomic destination) accumulates from zero */
         lo = fmin(0, lo * (double)sum);
         hi = fmax(0, hi * (double)sum);
@@ -263,6 +264,10 @@ int pf_gen_mix(Gen *g) {
     if (m->mm2 && m->N % 16) m->N = (m->N + 15) / 16 * 16;                       /* the second matmul's K */
     m->N2 = m->mm2 ? (m->split == PF_SPLIT_LEFT_RIGHT ? m->N : PICK(g, ((int64_t[]){ 16, 32, 64, 128 }))) : 0;
     m->trips = on(g, PF_F_MIX_LOOP) && pf_chance(g, 30) ? (int8_t)(1 + pf_rint(g, 4)) : 0;
+    if (m->trips && on(g, PF_F_MIX_ROTATE)) {          /* >= 3 trips are rotated */
+        m->trips = (int8_t)(1 + pf_rint(g, 6));
+        m->acc_form = (int8_t)pf_rint(g, is_int(m) ? 2 : 3);
+    }
     if (on(g, PF_F_SPMD) && pf_chance(g, 40)) {
         m->blocks = (int8_t)(2 + pf_rint(g, 4));
         if (pf_chance(g, 35)) m->split = PF_SPLIT_ABSENT, m->slots = 0;         /* the loop form more often */
@@ -499,7 +504,9 @@ static void print_region_body(StrBuf *sb, const PfProgram *p, int si, const PfMi
     sb_printf(sb, "for j%d, (o%d,) in pl.range(%d, init_values=(o%d_0,)):\n", si, si, m->trips, si);
     print_chain(sb, p, si, m, ind + 8, res, sizeof res);
     sb_indent(sb, ind + 8);
-    sb_printf(sb, "o%d_1 = pl.add(o%d, %s)\n", si, si, res);
+    if (m->acc_form == 1) sb_printf(sb, "o%d_1 = pl.add(%s, o%d)\n", si, res, si);
+    else if (m->acc_form == 2) sb_printf(sb, "o%d_1 = pl.add(pl.muls(o%d, 0.5), %s)\n", si, si, res);
+    else sb_printf(sb, "o%d_1 = pl.add(o%d, %s)\n", si, si, res);
     sb_indent(sb, ind + 8);
     sb_printf(sb, "o%d_2 = pl.yield_(o%d_1)\n", si, si);
     snprintf(res, sizeof res, "o%d_2", si);
