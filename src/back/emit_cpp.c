@@ -170,14 +170,14 @@ static const char *tile_kind(MemSpace m) {
     }
 }
 
-static void tile_type(Cpp *c, int b, StrBuf *o) {
+void cpp_tile_type(Cpp *c, int b, bool whole, StrBuf *o) {
     static const char *bl[] = { "RowMajor", "RowMajor", "ColMajor" };
     static const char *sl[] = { "NoneBox", "RowMajor", "ColMajor" };
     static const char *pads[] = { "Null", "Zero", "Max", "Min" };
     const MirBuf *x = &c->k->bufs[b];
     sb_printf(o, "Tile<TileType::%s, %s, %lld, %lld, BLayout::%s, %lld, %lld, SLayout::%s, %lld, PadValue::%s%s>",
               tile_kind(x->space), cpp_ctype(x->dtype), (long long)x->rows, (long long)x->cols, bl[x->blayout % 3],
-              (long long)x->valid_rows, (long long)x->valid_cols, sl[x->slayout % 3],
+              (long long)(whole ? x->rows : x->valid_rows), (long long)(whole ? x->cols : x->valid_cols), sl[x->slayout % 3],
               (long long)(x->slayout == ML_NONE_BOX ? 512 : x->fractal), pads[x->pad >= 0 && x->pad < 4 ? x->pad : 0],
               x->compact ? ", CompactMode::Normal" : "");
 }
@@ -235,7 +235,7 @@ static void load_store(Cpp *c, const MirInst *i) {
     if (load) cpp_line(c, "TLOAD(%s, gt_%d);", c->bn[b], n);
     else if (i->atomic_add) {
         StrBuf ty = { 0 };
-        tile_type(c, b, &ty);
+        cpp_tile_type(c, b, false, &ty);
         cpp_line(c, "TSTORE<%s, GT%d, AtomicType::AtomicAdd>(gt_%d, %s);", sb_cstr(&ty), n, n, c->bn[b]);
         sb_free(&ty);
     } else cpp_line(c, "TSTORE(gt_%d, %s);", n, c->bn[b]);
@@ -450,7 +450,7 @@ static void decls(Cpp *c) {
             continue;
         }
         StrBuf ty = { 0 };
-        tile_type(c, j, &ty);
+        cpp_tile_type(c, j, false, &ty);
         cpp_line(c, "%s %s;", sb_cstr(&ty), c->bn[j]);
         cpp_line(c, "TASSIGN(%s, 0x%llxu);", c->bn[j], (unsigned long long)x->addr);
         sb_free(&ty);

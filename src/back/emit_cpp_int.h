@@ -27,6 +27,7 @@ typedef struct Cpp {
 void cpp_expr(Cpp *c, const MirExpr *e, StrBuf *o);          /* a C++ expression of e */
 void cpp_unsupported(Cpp *c, const MirInst *i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *cpp_ctype(DType t);                              /* "half", "float", ... ; NULL: none */
+void cpp_tile_type(Cpp *c, int b, bool whole, StrBuf *o);    /* buffer b's Tile<...>; whole: valid = the full shape */
 void cpp_line(Cpp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));   /* indented line */
 /* emit_cpp_cube.c */
 bool cpp_cube_inst(Cpp *c, const MirInst *i);                /* false: not a cube / move instruction */

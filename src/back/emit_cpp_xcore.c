@@ -6,8 +6,9 @@
  *   (pto/cpu/TPush.hpp: a blocking, mutex + condition-variable ring shared by the cluster's threads).
  *   Both sides must instantiate the same TPipe type — the CPU simulation keys the shared ring by its
  *   template arguments — so SlotSize is the largest whole cluster tile of the direction in bytes on
- *   both sides (scan): the producer's tile on the AIC (C2V), the consumer's Mat tile on the AIC (V2C),
- *   and the lane's part times the number of lanes on an AIV. The split (TileSplitAxis) is the
+ *   both sides (scan; rows and columns rounded up to 32, slot_bytes): the producer's tile on the AIC
+ *   (C2V), the consumer's Mat tile on the AIC (V2C), and the lane's part times the number of lanes on
+ *   an AIV. The split (TileSplitAxis) is the
  *   region's on both sides: pto-isa's consumer picks its half by get_subblockid(), which the harness
  *   sets to the AIV kernel's lane.
  *   a2a3 moves the data through a GM ring (targets.md: the `__gm_pipe_buffer` workspace, which the
@@ -26,14 +27,22 @@ static const char *split_name(MirSplit s) {
 
 static const char *pipe_var(MirXDir x) { return x == XDIR_C2V ? "ptoc_pipe_c2v" : "ptoc_pipe_v2c"; }
 
-/* the whole cluster tile of a transfer, in bytes, as both sides compute it */
+static int64_t round32(int64_t v) { return (v + 31) / 32 * 32; }
+
+/* The whole cluster tile of a transfer, in bytes, as both sides compute it: the AIC's tile is padded
+ * (Acc rows to 16, or 32 for INT32; Mat boxes) where the AIV's is not (a [40, 48] result is [48, 48]
+ * in L0C and [40, 48] in UB), so rows and columns are rounded up to 32, past every padding either
+ * side applies; an AIV lane's part is doubled along the split. Unequal SlotSizes made the two sides
+ * instantiate different TPipe types, which under pto-isa's CPU simulation are two rings: the
+ * cluster blocked forever (M = 40). */
 static int64_t slot_bytes(const Cpp *c, const MirInst *i) {
     int b = i->op == MI_TPUSH ? i->src0 : i->dst;
     if (b < 0) return 0;
     const MirBuf *x = &c->k->bufs[b];
-    int64_t n = x->rows * x->cols * dtype_bytes(x->dtype);
-    if (c->k->core == CORE_AIV && i->region_split != MSPLIT_NONE) n *= 2;
-    return n;
+    int64_t rows = x->rows, cols = x->cols;
+    if (c->k->core == CORE_AIV && i->region_split == MSPLIT_UP_DOWN) rows *= 2;
+    if (c->k->core == CORE_AIV && i->region_split == MSPLIT_LEFT_RIGHT) cols *= 2;
+    return round32(rows) * round32(cols) * dtype_bytes(x->dtype);
 }
 
 /* Per direction: the first transfer (its slot_num) and the largest tile it carries. SlotSize is the
@@ -141,7 +150,22 @@ void cpp_xcore_inst(Cpp *c, const MirInst *i) {
         cpp_line(c, "TASSIGN(%s, 0x%llxu + (uint32_t)(ptoc_ring_%d %% %d) * 0x%llxu);", c->bn[i->dst],
                  (unsigned long long)x->addr, r, x->ring_slots, (unsigned long long)x->bytes);
         cpp_line(c, "ptoc_ring_%d++;", r);
-        cpp_line(c, "TPOP<%s, decltype(%s), %s>(%s, %s);", ty, c->bn[i->dst], sp, pv, c->bn[i->dst]);
+        if (x->space == MS_MAT && (x->valid_rows != x->rows || x->valid_cols != x->cols)) {
+            /* pto-isa's CPU TPOP into Mat loads the slot as a GlobalTensor of the tile's full shape and
+             * asserts that it equals the valid shape: pop the whole box (the padding rows only feed
+             * accumulator rows no store reads), through a view of the same bytes */
+            StrBuf whole = {0};
+            cpp_tile_type(c, i->dst, true, &whole);
+            cpp_line(c, "{");
+            cpp_line(c, "    %s ptoc_pop_box;", sb_cstr(&whole));
+            cpp_line(c, "    TASSIGN(ptoc_pop_box, 0x%llxu + (uint32_t)((ptoc_ring_%d - 1) %% %d) * 0x%llxu);",
+                     (unsigned long long)x->addr, r, x->ring_slots, (unsigned long long)x->bytes);
+            cpp_line(c, "    TPOP<%s, decltype(ptoc_pop_box), %s>(%s, ptoc_pop_box);", ty, sp, pv);
+            cpp_line(c, "}");
+            sb_free(&whole);
+        } else {
+            cpp_line(c, "TPOP<%s, decltype(%s), %s>(%s, %s);", ty, c->bn[i->dst], sp, pv, c->bn[i->dst]);
+        }
     } else {
         cpp_line(c, "TFREE<%s, %s>(%s);", ty, sp, pv);
     }

@@ -163,10 +163,11 @@ static bool params_fit_target(DrvSession *s) {
     return true;
 }
 
-/* RotateMixedLoops' carried values need buffers: when the rotated program does not compile, the
- * compile starts again from a fresh parse without the rotation, and a perf hint names the loop and
- * the first error. The failed attempt's diagnostics and products are dropped. */
-static char *retry_without_rotation(DrvSession *s, PassCtx *ctx, int first_diag, int errors) {
+/* RotateMixedLoops' schedules need buffers (its carried values, the loads a pipeline hoists): when
+ * the rotated program does not compile, the compile starts again from a fresh parse with the next
+ * schedule (drv_compile_impl), the last being the program as written. The failed attempt's
+ * diagnostics, dumps and records are dropped; returns its first error (NULL when the parse fails). */
+static char *retry_compile(DrvSession *s, PassCtx *ctx, int first_diag, int errors) {
     char *why = NULL;
     for (int i = first_diag; i < s->diag.items.len && !why; i++)
         if (s->diag.items.data[i].level == DIAG_ERROR) why = strdup(s->diag.items.data[i].msg);
@@ -178,7 +179,6 @@ static char *retry_without_rotation(DrvSession *s, PassCtx *ctx, int first_diag,
     s->pass_times.len = 0;
     ctx->tiles.len = 0;
     ctx->untiled.len = 0;
-    ctx->no_rotate = true;
     ctx->rotated = 0;
     if (!why) why = strdup("no error message");
     PTOC_ASSERT(why, "out of memory");
@@ -209,6 +209,7 @@ bool drv_compile_impl(DrvSession *s) {
     ctx.no_pipeline_dbc = !s->opt.pipeline_dbc;
     ctx.no_auto_l1 = s->opt.no_auto_l1;
     ctx.no_rotate = s->opt.no_rotate;
+    ctx.rotate_stage = 2;
     ctx.cores = s->opt.cores ? s->opt.cores : ctx.target->num_aic;
     if (ctx.cores > ctx.target->num_aic) {
         diag_error(&s->diag, SPAN_NONE, "--cores %d: target %s has %d cube cores; give 1 (no multi-core split) to %d",
@@ -217,16 +218,22 @@ bool drv_compile_impl(DrvSession *s) {
     }
     int first_diag = s->diag.items.len;
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
-    if (!ok && ctx.rotated) {
-        Span where = ctx.rotated_span;
-        const char *loop = ctx.rotated_loop;
-        char *why = retry_without_rotation(s, &ctx, first_diag, errors);
-        ok = why && pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
-        if (ok)
-            pass_hint(&ctx, where, "PH-RM-002", "loop over '%s' not software-pipelined across cube and vector: rotated, it "
-                      "does not compile (%s)", loop, why);
+    char *why = NULL;                          /* the rotated program's error, while there is one */
+    Span where = SPAN_NONE;
+    const char *loop = NULL;
+    while (!ok && ctx.rotated) {               /* a pipeline of stage 2, 1, a pl.range loop, then none */
+        where = ctx.rotated_span, loop = ctx.rotated_loop;
         free(why);
+        why = retry_compile(s, &ctx, first_diag, errors);
+        if (!why) break;
+        if (ctx.rotate_stage > 0) ctx.rotate_stage--;
+        else ctx.no_rotate = true;
+        ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
     }
+    if (ok && ctx.no_rotate && why)
+        pass_hint(&ctx, where, "PH-RM-002", "loop over '%s' not software-pipelined across cube and vector: rotated, it "
+                  "does not compile (%s)", loop, why);
+    free(why);
     for (int i = 0; i < ctx.tiles.len; i++) {
         const PassTileChoice *c = &ctx.tiles.data[i];
         DrvTile t = { c->function, c->span, c->M, c->N, c->K, c->m, c->n, c->k, (Stationarity)c->stationarity,

@@ -34,6 +34,7 @@ typedef struct PassCtx {
     bool no_pipeline_dbc;           /* turn off the existing-pipeline L0C double buffer (--no-pipeline-dbc) */
     bool no_auto_l1;                /* turn off AutoTileL1 (--no-auto-l1) */
     bool no_rotate;                 /* turn off RotateMixedLoops (--no-rotate) */
+    int rotate_stage;               /* the stage of its loops: 2, 1 or 0 (pl.range); the driver lowers it on failure */
     int rotated;                    /* loops RotateMixedLoops rotated (the driver retries without on failure) */
     Span rotated_span;              /* the first of them, and its loop variable */
     const char *rotated_loop;

@@ -15,16 +15,19 @@
  *       the add runs where the next iteration first reads b (`b = add(x_prev, pv_prev)`, the same
  *       operands in the same order, so the value is bit-identical), and after the last iteration.
  *   The first iteration is peeled before the loop (no add: b is the init), the last after it (the
- *   add runs in place). The remaining loop is a pl.pipeline(stage=1) loop, so CanonicalizeIOOrder
- *   issues its loads first. PH-RM-001 names the loop and what was rotated.
+ *   add runs in place). The remaining loop is a pl.pipeline(stage=PassCtx.rotate_stage) loop: at
+ *   stage 2 LowerPipelineLoops double-buffers it, at stage 1 CanonicalizeIOOrder still issues its
+ *   loads first, at 0 it is a pl.range loop. The driver tries 2, then 1, then 0, then no rotation,
+ *   and keeps the first that compiles (the loads hoisted by a pipeline, or the carried values, can
+ *   overflow a buffer). PH-RM-001 names the loop, what was rotated and the schedule kept.
  * Does: nothing for pl.pipeline / pl.parallel / pl.unroll loops (the user's schedule), loops with
  *   nested control flow or tile-level ops, loops whose prefetched matmul is only yielded (the user
  *   rotated it already) or read by anything but tensor-level vector ops (a value carried in L0C is
  *   not supported: it must cross to the vector cores), deferred adds whose x is not a vector result
  *   or b itself, loops that write (assemble into) a tensor the prefetched slices read, or under
- *   --no-rotate (PassCtx.no_rotate). The driver compiles again without the rotation when the rotated
- *   program does not fit on chip (its carried values need buffers), so it never turns a program that
- *   compiles into one that does not. */
+ *   --no-rotate (PassCtx.no_rotate). As the last fallback the driver compiles the program as written
+ *   (PH-RM-002 quotes the error), so the pass never turns a program that compiles into one that does
+ *   not. */
 #include "pass/pass.h"
 
 #include <string.h>
@@ -377,10 +380,11 @@ static void rotate(Rot *r, StmtList *l, int *at, int64_t start, int64_t step, in
 
     /* ---- the loop over the middle iterations */
     Var *iv = ir_var_new(c, loop->for_.loop_var->name, loop->for_.loop_var->type);
-    Stmt *nl = ir_for(c, iv, idx(c, start + step), idx(c, last), idx(c, step), FK_PIPELINE);
+    int stage = r->ctx->rotate_stage;
+    Stmt *nl = ir_for(c, iv, idx(c, start + step), idx(c, last), idx(c, step), stage ? FK_PIPELINE : FK_SEQUENTIAL);
     nl->span = loop->span;
     nl->for_.attrs = loop->for_.attrs;
-    ir_attr_set(c, &nl->for_.attrs, "pipeline_stages", ir_av_int(1));
+    if (stage) ir_attr_set(c, &nl->for_.attrs, "pipeline_stages", ir_av_int(stage));
     ir_attr_set(c, &nl->for_.attrs, "rotated_mixed", ir_av_bool(true));
     Var **args = ARENA_ARRAY(c->arena, Var *, ncar);
     for (int k = 0; k < ncar; k++) {
@@ -493,10 +497,13 @@ static bool try_loop(PassCtx *ctx, const VarMap *defs, VarMap *results, StmtList
             const Var *bv = loop->for_.iter_args.items[r.def_arg[d]];
             sb_printf(&what, "%s'%.*s' += matmul deferred to the next iteration", d || r.nprefetched ? "; " : "", pass_user_name_len(bv->name), bv->name);
         }
+        char sched[48];
+        if (ctx->rotate_stage) snprintf(sched, sizeof sched, "pl.pipeline(stage=%d)", ctx->rotate_stage);
+        else snprintf(sched, sizeof sched, "pl.range");
         pass_hint(ctx, loop->span, "PH-RM-001",
                   "loop over '%s' (%lld iterations) software-pipelined across cube and vector: %s; first and last "
-                  "iterations peeled (--no-rotate turns this off)",
-                  loop->for_.loop_var->name, (long long)trips, sb_cstr(&what));
+                  "iterations peeled, the rest a %s loop (--no-rotate turns this off)",
+                  loop->for_.loop_var->name, (long long)trips, sb_cstr(&what), sched);
         sb_free(&what);
         if (!ctx->rotated++) ctx->rotated_span = loop->span, ctx->rotated_loop = loop->for_.loop_var->name;
         rotate(&r, l, at, start, step, trips);

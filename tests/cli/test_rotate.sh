@@ -6,8 +6,10 @@
 #   * the rotated program's outputs are bit-identical to the loop as written (--out files compared
 #     byte for byte, a2a3 and a5), and both match the interpreter;
 #   * PH-RM-001 names the loop; --no-rotate turns it off;
-#   * a rotation that does not fit on chip is undone: PH-RM-002 names the error, the program still
-#     runs (tests/cli/rotate/flash_q80_no_room.py);
+#   * the driver keeps the first schedule that compiles: pl.pipeline(stage=2) for the a5 long-sequence
+#     loop (tests/cli/rotate/flash_long_plain_a5.py, cube >= 60%), stage 1 for the a2a3 example;
+#   * a rotation that does not fit on chip under any schedule is undone: PH-RM-002 names the error,
+#     the program still runs (tests/cli/rotate/flash_q80_no_room.py);
 #   * a loop the user rotated already (tests/golden/mixed_carried_push) and a user pl.pipeline loop
 #     (examples/flash_attention.py) are left alone.
 set -u
@@ -44,6 +46,16 @@ for target in a2a3 a5; do
     check "$target as written: cube <= 0.35" 'le "$u2" 0.35'
     check "$target: rotated output bit-identical to the loop as written" 'cmp -s "$T/rot_$target.npy" "$T/plain_$target.npy"'
 done
+
+L=tests/cli/rotate/flash_long_plain_a5.py
+"$PTOC" run "$L" --target a5 --json > "$T/long.json" 2> /dev/null
+rc=$?
+check "long a5: runs and matches" '[ $rc -eq 0 ] && grep -q "\"ok\":true" "$T/long.json"'
+u=$(num "$T/long.json" cube_util)
+echo "  long a5 rotated: cube_util $u, makespan $(num "$T/long.json" makespan_cycles) cycles"
+check "long a5: the stage-2 schedule kept" 'grep -q "PH-RM-001 [^\"]*the rest a pl.pipeline(stage=2) loop" "$T/long.json"'
+check "long a5: cube >= 0.60" 'ge "$u" 0.60'
+check "flash_attention_plain a2a3: stage 2 does not fit, stage 1 kept" 'grep -q "PH-RM-001 [^\"]*the rest a pl.pipeline(stage=1) loop" "$T/rot_a2a3.json"'
 
 R=tests/cli/rotate/flash_q80_no_room.py
 "$PTOC" run "$R" --json > "$T/room.json" 2> "$T/room.err"

@@ -124,6 +124,39 @@ for (m, k, n) in [(64, 128, 64), (64, 256, 128), (32, 64, 96)]:
         f"    with pl.at(level=pl.Level.CORE_GROUP):\n"
         f"        c[:] = pl.relu(pl.matmul(a, b, out_dtype=pl.FP32))\n    return c\n")
 
+# ---- mixed, both directions, ragged rows: the cube pads M to 16 in L0C and Mat, the vector cores do
+# not (the ring's SlotSize and the Mat pop of a [40, 32] tile; docs/sim.md F6). The casts are
+# mode="rint": the default mode differs in pto-isa (F2), which would hide everything else ----
+for m in (40, 24, 17):
+    for split in ("NONE", "UP_DOWN"):
+        put(f"mixed_mlp_m{m}_{split.lower()}", "matmul -> relu -> matmul in one region (C2V and V2C transfers)",
+            f"@pl.jit\ndef mlp(x: pl.Tensor[[{m}, 64], pl.FP16], w1: pl.Tensor[[64, 32], pl.FP16],\n"
+            f"        w2: pl.Tensor[[32, 48], pl.FP16], y: pl.Out[pl.Tensor[[{m}, 48], pl.FP32]]):\n"
+            f"    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.{split})]):\n"
+            f"        g = pl.relu(pl.matmul(x, w1, out_dtype=pl.FP32))\n"
+            f"        y[:] = pl.matmul(pl.cast(g, pl.FP16, mode=\"rint\"), w2, out_dtype=pl.FP32)\n    return y\n")
+
+# ---- a textbook flash-attention loop, rotated by RotateMixedLoops (prefetch + deferred add; the
+# cast mode="rint", F2) ----
+for q in (32, 40):
+    put(f"mixed_flash_rotated_q{q}", "online-softmax loop of 4 trips, software-pipelined by the compiler",
+        f"@pl.jit\ndef fa(q: pl.Tensor[[{q}, 64], pl.FP16], k: pl.Tensor[[256, 64], pl.FP16],\n"
+        f"       v: pl.Tensor[[256, 64], pl.FP16], o: pl.Out[pl.Tensor[[{q}, 64], pl.FP32]]):\n"
+        f"    with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):\n"
+        f"        m0 = pl.full([{q}, 1], dtype=pl.FP32, value=-1e30)\n"
+        f"        l0 = pl.full([{q}, 1], dtype=pl.FP32, value=0.0)\n"
+        f"        b0 = pl.full([{q}, 64], dtype=pl.FP32, value=0.0)\n"
+        f"        for j, (m, l, b) in pl.range(0, 256, 64, init_values=(m0, l0, b0)):\n"
+        f"            s = pl.matmul(q, k[j:j + 64, :], b_trans=True, out_dtype=pl.FP32)\n"
+        f"            mn = pl.maximum(m, pl.row_max(s))\n"
+        f"            p = pl.row_expand_expdif(s, mn)\n"
+        f"            alpha = pl.exp(pl.sub(m, mn))\n"
+        f"            ln = pl.add(pl.mul(alpha, l), pl.row_sum(p))\n"
+        f"            pv = pl.matmul(pl.cast(p, pl.FP16, mode=\"rint\"), v[j:j + 64, :], out_dtype=pl.FP32)\n"
+        f"            bn = pl.add(pl.row_expand_mul(b, alpha), pv)\n"
+        f"            m2, l2, b2 = pl.yield_(mn, ln, bn)\n"
+        f"        o[:] = pl.row_expand_div(b2, l2)\n    return o\n")
+
 os.makedirs(OUT, exist_ok=True)
 for name, text in sorted(progs.items()):
     with open(os.path.join(OUT, name + ".py"), "w") as f:

@@ -1,6 +1,7 @@
-# Golden: RotateMixedLoops on a textbook flash-attention loop of 4 trips. Expected: iteration 0 peeled
+# Golden: RotateMixedLoops on a textbook flash-attention loop of 4 trips (the stage-2 schedule
+# fits). Expected: iteration 0 peeled
 # before the loop with the scores of blocks 0 and 1 (s__pro, s__nx) and no add into b (b is the init);
-# a pl.pipeline(stage=1) loop over blocks 1..2 carrying (m, l, b's x = row_expand_mul(b, alpha),
+# a pl.pipeline(stage=2) loop over blocks 1..2 carrying (m, l, b's x = row_expand_mul(b, alpha),
 # p @ v, the next scores) whose body first rebuilds b = add(x_prev, pv_prev), computes the next
 # block's scores at the place of the original matmul and leaves the add out; iteration 3 peeled after
 # it with the add in place; the loop's results replaced by the peeled iteration's values.

@@ -26,7 +26,7 @@ class flash_rot:
         t__pro_v22: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(v, [64, 64], [0, 0])
         pv__pro_v23: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(t__pro_v21, t__pro_v22, out_dtype=pl.FP32)
         t__pro_v24: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.row_expand_mul(b0, alpha__pro_v17)
-        for j, (m__rot_v25, l__rot_v26, b__rot_v27, pv__rot_v28, s__rot_v29) in pl.pipeline(64, 192, 64, init_values=(mn__pro_v14, ln__pro_v20, t__pro_v24, pv__pro_v23, s__nx_v12), stage=1, attrs={"rotated_mixed": True}):
+        for j, (m__rot_v25, l__rot_v26, b__rot_v27, pv__rot_v28, s__rot_v29) in pl.pipeline(64, 192, 64, init_values=(mn__pro_v14, ln__pro_v20, t__pro_v24, pv__pro_v23, s__nx_v12), stage=2, attrs={"rotated_mixed": True}):
             t__nx_v30: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.slice(k, [64, 64], [j + 64, 0])
             s__nx_v31: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.matmul(q, t__nx_v30, b_trans=True, out_dtype=pl.FP32)
             t__tmp_v1: pl.Tensor[[32, 1], pl.FP32] = pl.tensor.row_max(s__rot_v29)
