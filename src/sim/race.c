@@ -159,6 +159,7 @@ static void tfree_note(const SimDyn *x, const SimDyn *y, StrBuf *sb) {
  * held it back), the roles are swapped, so removing a RAW flag reports RAW either way. A conflict
  * between two cores names both kernels. */
 static void report(SimRun *s, int kind, SimRun *er, const SimDyn *e, const SimDyn *d, const MirAccess *a) {
+    if (s->race_dry) { s->race_dry_hit = true; return; }
     const SimDyn *late = d, *early = e;
     const Kernel *lk = s->k, *ek = er->k;
     if (er == s && e->order > d->order) {
@@ -261,6 +262,30 @@ static void touch(SimRun *s, const SimDyn *d, SimRaceMap *m, int64_t g0, int64_t
     sim_rmap_access(m, g0, g1, write, t.self, slot_of[d->pipe], visit, &t);
 }
 
+/* A window of whole rows (ND, rows back to back: the row pitch is the window's width) is one byte
+ * range: touched once instead of row by row when a probe of the range finds nothing to report. The
+ * states recorded are the same (the granules of the rows are those of the range), and so is the
+ * verdict: a race the rows would report is one the range reports (false sharing is decided on the
+ * exact bytes, and the range's bytes are the rows'); when the probe finds one, the rows are touched
+ * one by one as before, so the report is theirs. */
+static bool touch_gm_rows_whole(SimRun *s, const SimDyn *d, SimRaceMap *m, int64_t base, const SimGm *g, const MirBuf *b,
+                                int eb, bool write, const MirAccess *a) {
+    if (g->nz || g->cs != 1 || g->rs != b->valid_cols || b->valid_rows < 2) return false;
+    int64_t lo = sim_gm_offset(g, d->off0, d->off1) * eb;
+    int64_t hi = lo + b->valid_rows * b->valid_cols * eb;
+    if (lo < 0 || hi > a->hi || lo < a->lo) return false;
+    int64_t g0 = base + lo / SIM_GRANULE, g1 = base + (hi - 1) / SIM_GRANULE;
+    s->gm_lo = lo; s->gm_hi = hi;
+    Touch t = { s, d, ((int32_t)s->ci << SIM_ID_BITS) | ((int32_t)(d - s->dyn.data) + 1), write, false, a };
+    s->race_dry = true;
+    s->race_dry_hit = false;
+    sim_rmap_visit(m, g0, g1, visit, &t);
+    s->race_dry = false;
+    if (s->race_dry_hit) return false;
+    touch(s, d, m, g0, g1, write, a);
+    return true;
+}
+
 /* GM accesses of tload / tstore: the exact rows of the window (NZ: each row's run in every column
  * strip it crosses); of a scalar access: its element. */
 static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write) {
@@ -282,6 +307,7 @@ static void touch_gm(SimRun *s, const SimDyn *d, const MirAccess *a, bool write)
     sim_gm_geometry(p, &g);
     s->gm_lo = a->lo; s->gm_hi = a->hi;
     if (p->rank < 2 || b->valid_cols <= 0) { if (n > 0) touch(s, d, m, base, base + n - 1, write, a); return; }
+    if (touch_gm_rows_whole(s, d, m, base, &g, b, eb, write, a)) return;
     int64_t step = g.nz ? g.c0 - (d->off1 % g.c0) : b->valid_cols;   /* columns per contiguous run */
     for (int64_t c = 0; c < b->valid_cols; c += step, step = g.nz ? g.c0 : step) {
         int64_t run = b->valid_cols - c < step ? b->valid_cols - c : step;

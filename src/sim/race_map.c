@@ -258,6 +258,25 @@ void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t 
     }
 }
 
+void sim_rmap_visit(const SimRaceMap *m, int64_t g0, int64_t g1, SimRmapVisit visit, void *ud) {
+    PTOC_ASSERT(g0 >= 0 && g0 <= g1 && g1 < m->granules, "race map visit [%lld, %lld] outside %lld granules",
+                (long long)g0, (long long)g1, (long long)m->granules);
+    Visit v = { visit, ud, zero_state, false };
+    int64_t page = (int64_t)1 << m->page_bits;
+    for (int64_t pg = g0 >> m->page_bits; pg <= g1 >> m->page_bits; pg++) {
+        const Page *p = m->page[pg];
+        if (!p) continue;                                /* all zero: nothing to visit */
+        int64_t base = pg << m->page_bits;
+        int32_t lo = (int32_t)((g0 > base ? g0 : base) - base);
+        int32_t hi = (int32_t)((g1 < base + page - 1 ? g1 : base + page - 1) - base + 1);
+        if (p->dense) {
+            for (int32_t g = lo; g < hi; g++) see(&v, &p->dense[g]);
+            continue;
+        }
+        for (int k = first_after(p, lo); k < p->n && p->run[k].lo < hi; k++) see(&v, &p->run[k].st);
+    }
+}
+
 SimShadow sim_rmap_get(const SimRaceMap *m, int64_t g) {
     PTOC_ASSERT(g >= 0 && g < m->granules, "race map: granule %lld outside %lld", (long long)g, (long long)m->granules);
     const Page *p = m->page[g >> m->page_bits];

@@ -38,6 +38,9 @@ typedef void (*SimRmapVisit)(void *ud, const SimShadow *before);
 void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t self, int slot,
                      SimRmapVisit visit, void *ud);
 
+/* The states of granules [g0, g1] as sim_rmap_access would visit them, recording nothing. */
+void sim_rmap_visit(const SimRaceMap *m, int64_t g0, int64_t g1, SimRmapVisit visit, void *ud);
+
 /* The state of granule g (tests). */
 SimShadow sim_rmap_get(const SimRaceMap *m, int64_t g);
 

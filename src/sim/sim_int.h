@@ -169,6 +169,7 @@ typedef struct SimRun {
     bool *gm_written;            /* a run of its own: per param, some instruction writes it (NULL in a group) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
+    bool race_dry, race_dry_hit; /* race.c touch_gm: a probe that only notes whether a race would be reported */
     VEC(SimRace) reported;
     /* timing-only runs: taint_by[v] = the element read (tgetval / ggetval) whose value variable v holds
      * (NULL: not data-dependent); ntaint counts them, so runs without reads skip the check */
