@@ -333,110 +333,122 @@ static Expr *mapped(IrCtx *c, Expr *e, VarMap *m) { return ir_clone_expr(c, e, m
 static Expr *idx(IrCtx *c, int64_t v) { return ir_const_int(c, v, DT_INDEX); }
 
 /* Rewrites l->items[*at]; *at ends on the last statement emitted. */
-static void rotate(Rot *r, StmtList *l, int *at, int64_t start, int64_t step, int64_t trips) {
+/* The values an iteration carries on under maps cur / next: the iter args' next values (a deferred
+ * one as its x), then the deferred adds' p @ v, then P's results for the next index. */
+static void carried_values(Rot *r, VarMap *cur, VarMap *next, Expr **out) {
+    IrCtx *c = r->ctx->ir;
+    int na = r->loop->for_.iter_args.len;
+    StmtList *b = &r->loop->for_.body;
+    for (int k = 0; k < na; k++) {
+        int d = deferred_of_arg(r, k);
+        Expr *add = d >= 0 ? b->items[r->def_stmt[d]]->assign.value : NULL;
+        out[k] = mapped(c, d >= 0 ? add->call.args[r->def_x[d]] : r->yield->yield.values[k], cur);
+        if (d >= 0) out[na + d] = mapped(c, add->call.args[1 - r->def_x[d]], cur);
+    }
+    for (int i = 0; i < r->nprefetched; i++) out[na + r->ndef + i] = ir_varmap_get(next, r->carried_p[i]);
+}
+
+/* The names of the carried values, in carried_values' order. */
+static const char **carried_names(Rot *r) {
+    int na = r->loop->for_.iter_args.len;
+    const char **names = ARENA_ARRAY(r->ctx->ir->arena, const char *, na + r->ndef + r->nprefetched + 1);
+    for (int k = 0; k < na; k++) names[k] = r->loop->for_.iter_args.items[k]->name;
+    for (int d = 0; d < r->ndef; d++)
+        names[na + d] = r->loop->for_.body.items[r->def_stmt[d]]->assign.value->call.args[1 - r->def_x[d]]->var->name;
+    for (int i = 0; i < r->nprefetched; i++) names[na + r->ndef + i] = r->carried_p[i]->name;
+    return names;
+}
+
+/* The peeled first iteration (P for the first index before it, for the second at P's places, no
+ * deferred add: b is the init) into out; init gets what it carries into the loop. */
+static void emit_first(Rot *r, int64_t start, int64_t step, StmtList *out, Expr **dx, Expr **dpv, Expr **init) {
     IrCtx *c = r->ctx->ir;
     Stmt *loop = r->loop;
-    int na = loop->for_.iter_args.len;
-    StmtList *b = &loop->for_.body;
-    StmtList out = {0};
-    Expr **dx = ARENA_ARRAY(c->arena, Expr *, r->ndef + 1), **dpv = ARENA_ARRAY(c->arena, Expr *, r->ndef + 1);
-    int64_t last = start + (trips - 1) * step;
-
-    /* ---- the first iteration, with P for the first and second index */
     VarMap p0 = {0}, cur = {0}, next = {0};
     ir_varmap_put(&p0, loop->for_.loop_var, idx(c, start));
     for (int i = 0; i < r->n; i++)
-        if (r->in_p[i]) ir_list_push(c, &out, clone_renamed(r->ctx, b->items[i], &p0, "pro"));
+        if (r->in_p[i]) ir_list_push(c, out, clone_renamed(r->ctx, loop->for_.body.items[i], &p0, "pro"));
     ir_varmap_put(&cur, loop->for_.loop_var, idx(c, start));
     ir_varmap_put(&next, loop->for_.loop_var, idx(c, start + step));
-    for (int k = 0; k < na; k++) ir_varmap_put(&cur, loop->for_.iter_args.items[k], loop->for_.iter_args.items[k]->init);
+    for (int k = 0; k < loop->for_.iter_args.len; k++) ir_varmap_put(&cur, loop->for_.iter_args.items[k], loop->for_.iter_args.items[k]->init);
     for (int i = 0; i < r->nprefetched; i++) ir_varmap_put(&cur, r->carried_p[i], ir_varmap_get(&p0, r->carried_p[i]));
     for (int d = 0; d < r->ndef; d++) dx[d] = dpv[d] = NULL;
     Iter first = { &cur, &next, false, dx, dpv, "pro" };
-    emit_iteration(r, &first, &out);
-
-    /* carried into the loop: the iter args (deferred ones as x and pv), then P's results */
-    int ncar = na + r->ndef + r->nprefetched;
-    Expr **init = ARENA_ARRAY(c->arena, Expr *, ncar);
-    const char **names = ARENA_ARRAY(c->arena, const char *, ncar);
-    for (int k = 0; k < na; k++) {
-        int d = -1;
-        for (int q = 0; q < r->ndef; q++) if (r->def_arg[q] == k) d = q;
-        Expr *add = d >= 0 ? b->items[r->def_stmt[d]]->assign.value : NULL;
-        init[k] = d >= 0 ? mapped(c, add->call.args[r->def_x[d]], &cur) : mapped(c, r->yield->yield.values[k], &cur);
-        names[k] = loop->for_.iter_args.items[k]->name;
-        if (d >= 0) {
-            init[na + d] = mapped(c, add->call.args[1 - r->def_x[d]], &cur);
-            names[na + d] = add->call.args[1 - r->def_x[d]]->var->name;
-        }
-    }
-    for (int i = 0; i < r->nprefetched; i++) {
-        init[na + r->ndef + i] = ir_varmap_get(&next, r->carried_p[i]);
-        names[na + r->ndef + i] = r->carried_p[i]->name;
-    }
+    emit_iteration(r, &first, out);
+    carried_values(r, &cur, &next, init);
     ir_varmap_free(&p0);
     ir_varmap_free(&cur);
     ir_varmap_free(&next);
+}
 
-    /* ---- the loop over the middle iterations */
+/* Maps the original loop's iter args, deferred parts and P results to the carried values v. */
+static void map_carried(Rot *r, VarMap *m, Expr **v, Expr **dx, Expr **dpv) {
+    int na = r->loop->for_.iter_args.len;
+    for (int k = 0; k < na; k++) ir_varmap_put(m, r->loop->for_.iter_args.items[k], v[k]);
+    for (int d = 0; d < r->ndef; d++) dx[d] = v[r->def_arg[d]], dpv[d] = v[na + d];
+    for (int i = 0; i < r->nprefetched; i++) ir_varmap_put(m, r->carried_p[i], v[na + r->ndef + i]);
+}
+
+/* The loop over iterations 2 .. trips - 1 (a pl.pipeline of PassCtx.rotate_stage, or a pl.range);
+ * rets gets its results. */
+static Stmt *build_loop(Rot *r, int64_t from, int64_t to, int64_t step, Expr **init, Expr **dx, Expr **dpv, Expr **rets) {
+    IrCtx *c = r->ctx->ir;
+    Stmt *loop = r->loop;
+    int ncar = loop->for_.iter_args.len + r->ndef + r->nprefetched, stage = r->ctx->rotate_stage;
+    const char **names = carried_names(r);
     Var *iv = ir_var_new(c, loop->for_.loop_var->name, loop->for_.loop_var->type);
-    int stage = r->ctx->rotate_stage;
-    Stmt *nl = ir_for(c, iv, idx(c, start + step), idx(c, last), idx(c, step), stage ? FK_PIPELINE : FK_SEQUENTIAL);
+    Stmt *nl = ir_for(c, iv, idx(c, from), idx(c, to), idx(c, step), stage ? FK_PIPELINE : FK_SEQUENTIAL);
     nl->span = loop->span;
     nl->for_.attrs = loop->for_.attrs;
     if (stage) ir_attr_set(c, &nl->for_.attrs, "pipeline_stages", ir_av_int(stage));
     ir_attr_set(c, &nl->for_.attrs, "rotated_mixed", ir_av_bool(true));
-    Var **args = ARENA_ARRAY(c->arena, Var *, ncar);
+    Expr **args = ARENA_ARRAY(c->arena, Expr *, ncar);
     for (int k = 0; k < ncar; k++) {
-        args[k] = ir_iter_arg_new(c, pass_name(r->ctx, names[k], "rot"), init[k]->type, init[k]);
-        ir_varlist_push(c, &nl->for_.iter_args, args[k]);
+        Var *a = ir_iter_arg_new(c, pass_name(r->ctx, names[k], "rot"), init[k]->type, init[k]);
+        ir_varlist_push(c, &nl->for_.iter_args, a);
+        args[k] = ir_ref(a);
     }
     VarMap mc = {0}, mn = {0};
     ir_varmap_put(&mc, loop->for_.loop_var, ir_ref(iv));
     ir_varmap_put(&mn, loop->for_.loop_var, ir_binary(c, BIN_ADD, ir_ref(iv), idx(c, step)));
-    for (int k = 0; k < na; k++) ir_varmap_put(&mc, loop->for_.iter_args.items[k], ir_ref(args[k]));
-    for (int d = 0; d < r->ndef; d++) {
-        dx[d] = ir_ref(args[r->def_arg[d]]);
-        dpv[d] = ir_ref(args[na + d]);
-    }
-    for (int i = 0; i < r->nprefetched; i++) ir_varmap_put(&mc, r->carried_p[i], ir_ref(args[na + r->ndef + i]));
+    map_carried(r, &mc, args, dx, dpv);
     Iter mid = { &mc, &mn, false, dx, dpv, NULL };
     emit_iteration(r, &mid, &nl->for_.body);
     Expr **yv = ARENA_ARRAY(c->arena, Expr *, ncar);
-    for (int k = 0; k < na; k++) {
-        int d = -1;
-        for (int q = 0; q < r->ndef; q++) if (r->def_arg[q] == k) d = q;
-        Expr *add = d >= 0 ? b->items[r->def_stmt[d]]->assign.value : NULL;
-        yv[k] = d >= 0 ? mapped(c, add->call.args[r->def_x[d]], &mc) : mapped(c, r->yield->yield.values[k], &mc);
-        if (d >= 0) yv[na + d] = mapped(c, add->call.args[1 - r->def_x[d]], &mc);
-    }
-    for (int i = 0; i < r->nprefetched; i++) yv[na + r->ndef + i] = ir_varmap_get(&mn, r->carried_p[i]);
+    carried_values(r, &mc, &mn, yv);
     ir_list_push(c, &nl->for_.body, ir_yield(c, yv, ncar));
-    Var **rets = ARENA_ARRAY(c->arena, Var *, ncar);
     for (int k = 0; k < ncar; k++) {
-        rets[k] = ir_var_new(c, pass_name(r->ctx, names[k], "last"), args[k]->type);
-        ir_varlist_push(c, &nl->for_.return_vars, rets[k]);
+        Var *rv = ir_var_new(c, pass_name(r->ctx, names[k], "last"), args[k]->type);
+        ir_varlist_push(c, &nl->for_.return_vars, rv);
+        rets[k] = ir_ref(rv);
     }
     ir_varmap_free(&mc);
     ir_varmap_free(&mn);
-    ir_list_push(c, &out, nl);
+    return nl;
+}
 
-    /* ---- the last iteration: no prefetch, the adds in place */
+/* Rewrites l->items[*at]; *at ends on the last statement emitted. */
+static void rotate(Rot *r, StmtList *l, int *at, int64_t start, int64_t step, int64_t trips) {
+    IrCtx *c = r->ctx->ir;
+    Stmt *loop = r->loop;
+    int ncar = loop->for_.iter_args.len + r->ndef + r->nprefetched;
+    StmtList out = {0};
+    Expr **dx = ARENA_ARRAY(c->arena, Expr *, r->ndef + 1), **dpv = ARENA_ARRAY(c->arena, Expr *, r->ndef + 1);
+    Expr **init = ARENA_ARRAY(c->arena, Expr *, ncar + 1), **rets = ARENA_ARRAY(c->arena, Expr *, ncar + 1);
+    int64_t last = start + (trips - 1) * step;
+    emit_first(r, start, step, &out, dx, dpv, init);
+    ir_list_push(c, &out, build_loop(r, start + step, last, step, init, dx, dpv, rets));
+    /* the peeled last iteration: no prefetch, the adds in place */
     VarMap ml = {0};
     ir_varmap_put(&ml, loop->for_.loop_var, idx(c, last));
-    for (int k = 0; k < na; k++) ir_varmap_put(&ml, loop->for_.iter_args.items[k], ir_ref(rets[k]));
-    for (int d = 0; d < r->ndef; d++) {
-        dx[d] = ir_ref(rets[r->def_arg[d]]);
-        dpv[d] = ir_ref(rets[na + d]);
-    }
-    for (int i = 0; i < r->nprefetched; i++) ir_varmap_put(&ml, r->carried_p[i], ir_ref(rets[na + r->ndef + i]));
+    map_carried(r, &ml, rets, dx, dpv);
     Iter fin = { &ml, NULL, true, dx, dpv, "epi" };
     emit_iteration(r, &fin, &out);
     /* the loop's results are the last iteration's values: substituted, not copied (a copy of a vector
      * value would be an instruction on both sides of the mixed kernel) */
-    for (int k = 0; k < na; k++) ir_varmap_put(r->results, loop->for_.return_vars.items[k], mapped(c, r->yield->yield.values[k], &ml));
+    for (int k = 0; k < loop->for_.iter_args.len; k++)
+        ir_varmap_put(r->results, loop->for_.return_vars.items[k], mapped(c, r->yield->yield.values[k], &ml));
     ir_varmap_free(&ml);
-
     memmove(l->items + *at, l->items + *at + 1, sizeof(Stmt *) * (size_t)(l->len - *at - 1));
     l->len--;
     for (int i = 0; i < out.len; i++) {
