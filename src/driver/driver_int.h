@@ -55,7 +55,6 @@ struct DrvSession {
     VEC(DrvCore) pool;
     PtoCheck *ptocheck;             /* --check-pto-isa recording during a run (pto_check.c), else NULL */
     bool golden_beside;             /* the golden run is on a thread of its own during execute() */
-    RtGate *golden_done;            /* ... and opens this when it ends: the runtime then takes its core */
     DrvTimeline *timeline;   /* timeline.c: per-core pipe spans of the last run (NULL: none) */
 };
 

@@ -423,7 +423,6 @@ static void *golden_thread(void *p) {
     double t0 = base_now_seconds();
     j->ok = golden_run(j->s, j->gold, &j->diag);
     j->seconds = base_now_seconds() - t0;
-    if (j->s->golden_done) rt_gate_open(j->s->golden_done);   /* its core is free for the simulation */
     return NULL;
 }
 
@@ -450,8 +449,7 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     int threads = s->ptocheck ? 1 : s->opt.threads;
     if (s->golden_beside) threads = host_threads(threads) > 2 ? host_threads(threads) - 1 : 1;
     RtOptions ro = { .target = s->opt.target, .threads = threads,
-                     .hooks = &block_hooks, .late_threads = s->golden_beside && s->golden_done ? 1 : 0,
-                     .late_gate = s->golden_beside ? s->golden_done : NULL,
+                     .hooks = &block_hooks,
                      .capture_deps = s->opt.capture_deps, .race_check = s->opt.race_check, .timing_only = s->opt.timing_only };
     RtResult res;
     memset(&res, 0, sizeof res);
@@ -483,13 +481,8 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
 static bool run_overlapped(DrvSession *s, void **bufs, int nbufs, void **gold) {
     GoldenJob job = { .s = s, .gold = gold };
     diag_init(&job.diag);
-    RtGate done;
-    rt_gate_init(&done);
-    s->golden_done = &done;
     pthread_t th;
     if (pthread_create(&th, NULL, golden_thread, &job) != 0) {   /* no thread: the serial order */
-        s->golden_done = NULL;
-        rt_gate_destroy(&done);
         golden_thread(&job);
         diag_splice(&s->diag, s->diag.items.len, &job.diag, true);
         s->run.golden_seconds = job.seconds;
@@ -500,8 +493,6 @@ static bool run_overlapped(DrvSession *s, void **bufs, int nbufs, void **gold) {
     bool ok = execute(s, bufs, nbufs);
     s->golden_beside = false;
     pthread_join(th, NULL);
-    s->golden_done = NULL;
-    rt_gate_destroy(&done);
     if (!job.ok) drv_run_reset(s);
     diag_splice(&s->diag, mark, &job.diag, job.ok);
     diag_free(&job.diag);

@@ -8,8 +8,6 @@
 #ifndef PTOC_RT_H
 #define PTOC_RT_H
 
-#include <pthread.h>
-
 #include "ir/ir.h"
 #include "target/target.h"
 
@@ -69,23 +67,12 @@ typedef struct RtKernelHooks {
     bool (*footprint)(void *ud, const RtKernelCall *call, int64_t (*box)[5]);
 } RtKernelHooks;
 
-/* A gate host threads wait at until someone opens it (once; opening again does nothing). */
-typedef struct RtGate { pthread_mutex_t lock; pthread_cond_t cond; bool open; } RtGate;
-void rt_gate_init(RtGate *g);
-void rt_gate_open(RtGate *g);
-void rt_gate_wait(RtGate *g);
-void rt_gate_destroy(RtGate *g);
-
 typedef struct RtOptions {
     const Target *target;
     int threads;                   /* host worker threads simulating kernels; 0 = one per CPU, 1 = all
                                       on the calling thread. More than one needs `hooks`; results,
                                       cycles and reports are the same for every count (docs/runtime.md) */
     const RtKernelHooks *hooks;    /* the two-phase callback (NULL: `run` only, one thread) */
-    int late_threads;              /* more workers, which start when late_gate opens (the driver's golden
-                                      run finishing on a core of its own); the runtime opens it before
-                                      it ends */
-    RtGate *late_gate;
     bool capture_deps;             /* build deps.json */
     bool race_check;               /* check that tasks touching overlapping GM (one writing) are ordered */
     bool timing_only;              /* no data: tensor buffers are never read or written (views are not

@@ -131,37 +131,6 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-/* A worker that waits for the gate first: it takes a core something else still uses. */
-static void *late_worker(void *arg) {
-    RtPar *p = arg;
-    rt_gate_wait(p->rt->opt->late_gate);
-    return worker(arg);
-}
-
-void rt_gate_init(RtGate *g) {
-    pthread_mutex_init(&g->lock, NULL);
-    pthread_cond_init(&g->cond, NULL);
-    g->open = false;
-}
-
-void rt_gate_open(RtGate *g) {
-    pthread_mutex_lock(&g->lock);
-    g->open = true;
-    pthread_cond_broadcast(&g->cond);
-    pthread_mutex_unlock(&g->lock);
-}
-
-void rt_gate_wait(RtGate *g) {
-    pthread_mutex_lock(&g->lock);
-    while (!g->open) pthread_cond_wait(&g->cond, &g->lock);
-    pthread_mutex_unlock(&g->lock);
-}
-
-void rt_gate_destroy(RtGate *g) {
-    pthread_mutex_destroy(&g->lock);
-    pthread_cond_destroy(&g->cond);
-}
-
 /* Prepares task ti's arguments (on the runtime's thread: staging reads the producers' data, which
  * are complete) and queues its blocks. */
 static void start_task(RtPar *p, int ti, bool urgent) {
@@ -334,21 +303,18 @@ static bool may_start_early(RtPar *p, int b) {
 /* ---------------------------------------------------------------- the scheduler's side */
 void rt_par_init(Rt *rt) {
     const RtOptions *o = rt->opt;
-    if (!o || !o->hooks) return;
+    if (!o || !o->hooks || o->threads == 1) return;
     long n = (o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN)) - 1;   /* workers beside this thread */
-    long late = o->late_gate ? o->late_threads : 0;
-    if (n < 0) n = 0;
-    if (n + late < 1) return;
+    if (n < 1) return;
     if (n > PAR_MAX_THREADS) n = PAR_MAX_THREADS;
-    if (late > PAR_MAX_THREADS - n) late = PAR_MAX_THREADS - n;
     RtPar *p = calloc(1, sizeof *p);
     PTOC_ASSERT(p, "out of memory");
     p->rt = rt;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
-    for (int i = 0; i < n + late; i++)
-        if (pthread_create(&p->threads[p->nthreads], NULL, i < n ? worker : late_worker, p) == 0) p->nthreads++;
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) == 0) p->nthreads++;
     if (!p->nthreads) {                         /* no threads to be had: the serial path */
         pthread_mutex_destroy(&p->lock);
         pthread_cond_destroy(&p->work);
@@ -366,7 +332,6 @@ void rt_par_free(Rt *rt) {
     p->quit = true;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->lock);
-    if (rt->opt->late_gate) rt_gate_open(rt->opt->late_gate);   /* late workers still waiting: let them quit */
     for (int i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->work);
