@@ -167,15 +167,15 @@ static bool params_fit_target(DrvSession *s) {
  * the rotated program does not compile, the compile starts again from a fresh parse with the next
  * schedule (drv_compile_impl), the last being the program as written. The failed attempt's
  * diagnostics, dumps and records are dropped; returns its first error (NULL when the parse fails). */
-static char *retry_compile(DrvSession *s, PassCtx *ctx, int first_diag, int errors) {
+static char *retry_compile(DrvSession *s, PassCtx *ctx, int first_diag, int first_dump, int errors) {
     char *why = NULL;
     for (int i = first_diag; i < s->diag.items.len && !why; i++)
         if (s->diag.items.data[i].level == DIAG_ERROR) why = strdup(s->diag.items.data[i].msg);
     for (int i = first_diag; i < s->diag.items.len; i++) free(s->diag.items.data[i].code), free(s->diag.items.data[i].msg);
     s->diag.items.len = first_diag;
     s->diag.nerrors = errors;
-    for (int i = 0; i < s->dumps.len; i++) free(s->dumps.data[i].file), free(s->dumps.data[i].text);
-    s->dumps.len = 0;
+    for (int i = first_dump; i < s->dumps.len; i++) free(s->dumps.data[i].file), free(s->dumps.data[i].text);
+    s->dumps.len = first_dump;               /* 00_frontend.py stays */
     s->pass_times.len = 0;
     ctx->tiles.len = 0;
     ctx->untiled.len = 0;
@@ -216,7 +216,7 @@ bool drv_compile_impl(DrvSession *s) {
                    ctx.cores, ctx.target->name, ctx.target->num_aic, ctx.target->num_aic);
         return false;
     }
-    int first_diag = s->diag.items.len;
+    int first_diag = s->diag.items.len, first_dump = s->dumps.len;
     bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
     char *why = NULL;                          /* the rotated program's error, while there is one */
     Span where = SPAN_NONE;
@@ -224,7 +224,7 @@ bool drv_compile_impl(DrvSession *s) {
     while (!ok && ctx.rotated) {               /* a pipeline of stage 2, 1, a pl.range loop, then none */
         where = ctx.rotated_span, loop = ctx.rotated_loop;
         free(why);
-        why = retry_compile(s, &ctx, first_diag, errors);
+        why = retry_compile(s, &ctx, first_diag, first_dump, errors);
         if (!why) break;
         if (ctx.rotate_stage > 0) ctx.rotate_stage--;
         else ctx.no_rotate = true;

@@ -65,6 +65,8 @@ check "no room: PH-RM-002 names the capacity error" 'grep -q "PH-RM-002 [^\"]*lo
 check "no room: no PH-RM-001 left from the undone attempt" '! grep -q "PH-RM-001" "$T/room.json"'
 "$PTOC" compile "$R" --dump-passes "$T/roomdump" > /dev/null 2>&1
 check "no room: the dumps are of the program as written" '! grep -q "rotated_mixed" "$T"/roomdump/*.py'
+"$PTOC" compile "$R" -o "$T/roomout" > /dev/null 2>&1
+check "no room: the output tree keeps 00_frontend.py and every pass dump" '[ -f "$T/roomout/passes_dump/00_frontend.py" ] && [ "$(ls "$T/roomout/passes_dump" | wc -l)" = "$(ls "$T/roomdump" | wc -l)" ]'
 
 "$PTOC" run tests/golden/mixed_carried_push/prog.py > /dev/null 2> "$T/carried.err"
 check "hand-rotated pl.range loop left alone" '! grep -q "PH-RM-" "$T/carried.err"'
