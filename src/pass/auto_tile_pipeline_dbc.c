@@ -246,7 +246,7 @@ static const char *check_gain(PassCtx *ctx, Shape *sh) {
 }
 
 static void decline(PassCtx *ctx, Stmt *s, const char *why) {
-    if (ir_attr_get(&s->for_.attrs, "rotated_mixed")) return;   /* the compiler's own stage-1 loop (RotateMixedLoops) */
+    if (ir_attr_get(&s->for_.attrs, "rotated_mixed")) return;   /* the compiler's own loop (RotateMixedLoops), not the user's */
     pass_hint(ctx, s->span, DBC_HINT, "pl.pipeline loop over '%s': L0C double buffering not applied: %s",
               s->for_.loop_var->name, why);
 }

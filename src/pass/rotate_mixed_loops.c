@@ -57,9 +57,9 @@ static int body_index_of(const Rot *r, const Var *v) {
     return -1;
 }
 
-static bool is_iter_arg(const Rot *r, const Var *v, int *k) {
+static bool is_iter_arg(const Rot *r, const Var *v) {
     for (int i = 0; i < r->loop->for_.iter_args.len; i++)
-        if (r->loop->for_.iter_args.items[i] == v) { if (k) *k = i; return true; }
+        if (r->loop->for_.iter_args.items[i] == v) return true;
     return false;
 }
 
@@ -71,7 +71,7 @@ static void p_operand(Expr *e, void *ud) {
     if (e->kind != EX_VAR || !q->ok) return;
     const Var *v = e->var;
     if (v == q->r->loop->for_.loop_var) return;
-    if (is_iter_arg(q->r, v, NULL)) { q->ok = false; return; }
+    if (is_iter_arg(q->r, v)) { q->ok = false; return; }
     int d = body_index_of(q->r, v);
     if (d >= 0 && !q->r->in_p[d]) q->ok = false;
 }
@@ -135,6 +135,11 @@ static bool p_reads_unwritten(const Rot *r, const VarMap *defs) {
     return true;
 }
 
+static void drop_prefetch(Rot *r) {
+    memset(r->in_p, 0, sizeof(bool) * (size_t)r->n);
+    memset(r->p_tensor, 0, sizeof(bool) * (size_t)r->n);
+}
+
 /* P: the matmuls of index-only operands and what feeds them; slices of P feed only P. */
 static void find_prefetch(Rot *r, const VarMap *defs) {
     StmtList *b = &r->loop->for_.body;
@@ -173,9 +178,9 @@ static void find_prefetch(Rot *r, const VarMap *defs) {
         for (int k = 0; k < r->yield->yield.n && !outside; k++) outside = ir_expr_uses_var(r->yield->yield.values[k], v);
         for (int j = 0; j < r->n && !outside; j++)
             if (!r->p_tensor[j] && ir_expr_uses_var(b->items[j]->assign.value, v)) outside = true;
-        if (outside) { memset(r->in_p, 0, sizeof(bool) * (size_t)r->n); memset(r->p_tensor, 0, sizeof(bool) * (size_t)r->n); return; }
+        if (outside) { drop_prefetch(r); return; }
     }
-    if (!p_reads_unwritten(r, defs)) { memset(r->in_p, 0, sizeof(bool) * (size_t)r->n); memset(r->p_tensor, 0, sizeof(bool) * (size_t)r->n); }
+    if (!p_reads_unwritten(r, defs)) drop_prefetch(r);
 }
 
 static bool is_tensor_vec(const Expr *v) {
@@ -199,7 +204,7 @@ static void find_deferred(Rot *r) {
             if (pd < 0 || r->p_tensor[pd] || !pass_is_op(b->items[pd]->assign.value, OP_TENSOR_MATMUL)) continue;
             if (uses_in(b, pv->var) != 1) continue;
             int xd = body_index_of(r, x->var);          /* x is carried on the vector side: a vector result or b */
-            if (xd >= 0 ? !is_tensor_vec(b->items[xd]->assign.value) : !is_iter_arg(r, x->var, NULL)) continue;
+            if (xd >= 0 ? !is_tensor_vec(b->items[xd]->assign.value) : !is_iter_arg(r, x->var)) continue;
             if (!ir_type_same_shape(x->type, y->type) || x->type->dtype != y->type->dtype) continue;
             r->def_arg[r->ndef] = k, r->def_stmt[r->ndef] = d, r->def_x[r->ndef] = xi;
             r->ndef++;
@@ -207,7 +212,6 @@ static void find_deferred(Rot *r) {
         }
     }
 }
-
 
 /* Tensor-level vector work, and no tile-level op (a body that manages its own tiles is the user's
  * schedule). */
