@@ -92,11 +92,16 @@ static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, i
 
 #define IM_KERNELS(SFX, W, TARGET)                                                                 \
     /* out[r][j] for r < 4, j < np (np a multiple of W): sums of a4[l][r] * B[l][j], float */        \
-    TARGET static void half_block_##SFX(int64_t K, int64_t np, const float *a4, const float *B, float *out) { \
+    TARGET static void half_block_##SFX(int64_t K, int64_t np, const float *a4, const float *B, float *out, \
+                                        bool first) {                                                \
         typedef float V __attribute__((vector_size(4 * W)));                                        \
         int64_t j = 0;                                                                              \
         for (; j + 2 * W <= np; j += 2 * W) {                                                       \
             V s[IM_ROWS][2] = { { { 0 } } };                                                        \
+            for (int r = 0; !first && r < IM_ROWS; r++) {                                           \
+                memcpy(&s[r][0], out + r * np + j, sizeof(V));                                      \
+                memcpy(&s[r][1], out + r * np + j + W, sizeof(V));                                  \
+            }                                                                                       \
             for (int64_t l = 0; l < K; l++) {                                                       \
                 V b0, b1;                                                                           \
                 memcpy(&b0, B + l * np + j, sizeof b0);                                             \
@@ -114,6 +119,7 @@ static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, i
         }                                                                                           \
         for (; j < np; j += W) {                                                                    \
             V s[IM_ROWS] = { { 0 } };                                                               \
+            for (int r = 0; !first && r < IM_ROWS; r++) memcpy(&s[r], out + r * np + j, sizeof(V));  \
             for (int64_t l = 0; l < K; l++) {                                                       \
                 V b0;                                                                               \
                 memcpy(&b0, B + l * np + j, sizeof b0);                                             \
@@ -123,11 +129,17 @@ static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, i
         }                                                                                           \
     }                                                                                               \
     /* the same with double operands: s = (float)(s + a * b), s kept in double lanes */            \
-    TARGET static void float_block_##SFX(int64_t K, int64_t np, const double *a4, const double *B, float *out) { \
+    TARGET static void float_block_##SFX(int64_t K, int64_t np, const double *a4, const double *B, float *out, \
+                                         bool first) {                                               \
         typedef double V __attribute__((vector_size(4 * W)));                                       \
         typedef float F __attribute__((vector_size(2 * W)));                                        \
         for (int64_t j = 0; j < np; j += W / 2) {                                                   \
             V s[IM_ROWS] = { { 0 } };                                                               \
+            for (int r = 0; !first && r < IM_ROWS; r++) {                                           \
+                F f;                                                                                \
+                memcpy(&f, out + r * np + j, sizeof f);                                             \
+                s[r] = __builtin_convertvector(f, V);                                               \
+            }                                                                                       \
             for (int64_t l = 0; l < K; l++) {                                                       \
                 V b0;                                                                               \
                 memcpy(&b0, B + l * np + j, sizeof b0);                                             \
@@ -142,20 +154,41 @@ static void store_result(const InterpMatmul *m, InterpArray *res, int64_t idx, i
     }
 
 IM_KERNELS(gen, 4, )
+/* The widest variant this CPU runs: 2 AVX-512, 1 AVX2 (no FMA: a fused multiply-add would round
+ * once where the FP32 products must round twice), 0 portable. PTOC_INTERP_ISA=generic|avx2 forces
+ * a narrower one (tests cover each). */
 #if defined(__x86_64__) && defined(__GNUC__)
 IM_KERNELS(avx512, 16, __attribute__((target("avx512f"))))
-/* PTOC_INTERP_ISA=generic forces the portable kernels (tests cover both). */
-static bool im_wide(void) {
+IM_KERNELS(avx2, 8, __attribute__((target("avx2"))))
+static int im_isa(void) {
     const char *e = getenv("PTOC_INTERP_ISA");
-    return !(e && !strcmp(e, "generic")) && __builtin_cpu_supports("avx512f");
+    int cap = e && !strcmp(e, "generic") ? 0 : e && !strcmp(e, "avx2") ? 1 : 2;
+    if (cap >= 2 && __builtin_cpu_supports("avx512f")) return 2;
+    if (cap >= 1 && __builtin_cpu_supports("avx2")) return 1;
+    return 0;
 }
-#define IM_WIDE() im_wide()
 #else
-#define IM_WIDE() 0
+static int im_isa(void) { return 0; }
 #endif
 
-/* Lanes per vector of the variant in use (the column padding). */
-static int64_t im_lanes(void) { return IM_WIDE() ? 16 : 4; }
+/* Lanes per float vector of a variant (the column padding). */
+static int64_t im_lanes(int isa) { return isa == 2 ? 16 : isa == 1 ? 8 : 4; }
+
+static void half_block(int isa, int64_t K, int64_t np, const float *a4, const float *B, float *out, bool first) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == 2) { half_block_avx512(K, np, a4, B, out, first); return; }
+    if (isa == 1) { half_block_avx2(K, np, a4, B, out, first); return; }
+#endif
+    half_block_gen(K, np, a4, B, out, first);
+}
+
+static void float_block(int isa, int64_t K, int64_t np, const double *a4, const double *B, float *out, bool first) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == 2) { float_block_avx512(K, np, a4, B, out, first); return; }
+    if (isa == 1) { float_block_avx2(K, np, a4, B, out, first); return; }
+#endif
+    float_block_gen(K, np, a4, B, out, first);
+}
 
 /* op(B) as a dense [K, np] matrix (zero columns from N to np), float or double. */
 static void *b_padded(const InterpMatmul *m, int64_t K, int64_t N, int64_t np, bool as_double) {
@@ -171,28 +204,54 @@ static void *b_padded(const InterpMatmul *m, int64_t K, int64_t N, int64_t np, b
     return buf;
 }
 
+/* Rows of op(A) by blocks of IM_MB, K by panels whose slice of B fits a core's L2 cache (the sums
+ * go to the row block's buffer between panels: they are floats, so nothing changes), each row block
+ * by groups of IM_ROWS against the panel. */
+enum { IM_MB = 64, IM_PANEL_BYTES = 192 * 1024 };
+
+/* Rows i0 .. i0 + rows of op(A), IM_ROWS-interleaved per group, as float or double (zero rows below M). */
+static void a_panel(const InterpMatmul *m, int64_t i0, int64_t rows, int64_t M, int64_t K, bool exact, void *a4, float *arow) {
+    for (int64_t g = 0; g * IM_ROWS < rows; g++) {
+        int64_t base = g * IM_ROWS * K;
+        for (int r = 0; r < IM_ROWS; r++) {
+            int64_t i = i0 + g * IM_ROWS + r;
+            bool in = g * IM_ROWS + r < rows;
+            if (exact) {
+                for (int64_t l = 0; l < K; l++) ((double *)a4)[base + l * IM_ROWS + r] = in ? a_at(m, i, l, M, K) : 0.0;
+                continue;
+            }
+            if (in) get_floats(m->a, m->a_trans ? i : i * K, m->a_trans ? M : 1, K, arow);
+            for (int64_t l = 0; l < K; l++) ((float *)a4)[base + l * IM_ROWS + r] = in ? arow[l] : 0.0f;
+        }
+    }
+}
+
 /* FP16/BF16 operands (float products are exact) and, with exact, FP32 / other float operands. */
 static void mm_blocked(const InterpMatmul *m, InterpArray *res, int64_t M, int64_t N, int64_t K, bool exact) {
-    int64_t lanes = im_lanes(), np = (N + lanes - 1) / lanes * lanes;
+    int isa = im_isa();
+    int64_t lanes = im_lanes(isa), np = (N + lanes - 1) / lanes * lanes;
     if (exact && np % (lanes / 2)) np += lanes / 2;   /* double kernels step lanes / 2 */
     void *B = b_padded(m, K, N, np, exact);
     size_t eb = exact ? sizeof(double) : sizeof(float);
-    void *a4 = malloc(eb * (size_t)(IM_ROWS * (K ? K : 1)));
-    float *out = malloc(sizeof(float) * (size_t)(IM_ROWS * np)), *arow = malloc(sizeof(float) * (size_t)(K ? K : 1));
+    int64_t kc = IM_PANEL_BYTES / ((int64_t)eb * np);
+    if (kc < 16) kc = 16;
+    if (kc > K) kc = K;
+    int64_t mb = M < IM_MB ? (M + IM_ROWS - 1) / IM_ROWS * IM_ROWS : IM_MB;
+    void *a4 = malloc(eb * (size_t)(mb * (K ? K : 1)));
+    float *out = malloc(sizeof(float) * (size_t)(mb * np)), *arow = malloc(sizeof(float) * (size_t)(K ? K : 1));
     PTOC_ASSERT(a4 && out && arow, "out of memory");
-    for (int64_t i0 = 0; i0 < M; i0 += IM_ROWS) {
-        int64_t rows = M - i0 < IM_ROWS ? M - i0 : IM_ROWS;
-        if (exact)
-            for (int64_t l = 0; l < K; l++)
-                for (int r = 0; r < IM_ROWS; r++) ((double *)a4)[l * IM_ROWS + r] = r < rows ? a_at(m, i0 + r, l, M, K) : 0.0;
-        else
-            for (int r = 0; r < IM_ROWS; r++) {                  /* row i0 + r of op(A), then into the panel */
-                if (r < rows) get_floats(m->a, m->a_trans ? i0 + r : (i0 + r) * K, m->a_trans ? M : 1, K, arow);
-                for (int64_t l = 0; l < K; l++) ((float *)a4)[l * IM_ROWS + r] = r < rows ? arow[l] : 0.0f;
+    for (int64_t i0 = 0; i0 < M; i0 += mb) {
+        int64_t rows = M - i0 < mb ? M - i0 : mb;
+        a_panel(m, i0, rows, M, K, exact, a4, arow);
+        for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {      /* K = 0: one pass that writes zeros */
+            int64_t kn = K - k0 < kc ? K - k0 : kc;
+            for (int64_t g = 0; g * IM_ROWS < rows; g++) {
+                float *o = out + g * IM_ROWS * np;
+                if (exact) float_block(isa, kn, np, (const double *)a4 + g * IM_ROWS * K + k0 * IM_ROWS, (const double *)B + k0 * np, o, k0 == 0);
+                else half_block(isa, kn, np, (const float *)a4 + g * IM_ROWS * K + k0 * IM_ROWS, (const float *)B + k0 * np, o, k0 == 0);
             }
-        if (exact) { if (IM_WIDE()) float_block_avx512(K, np, a4, B, out); else float_block_gen(K, np, a4, B, out); }
-        else if (IM_WIDE()) half_block_avx512(K, np, a4, B, out);
-        else half_block_gen(K, np, a4, B, out);
+            if (kn == 0) break;
+        }
         if (!m->bias && !m->accumulate && res->dtype == DT_FP32)   /* interp_round(FP32, float) is the float itself */
             for (int64_t r = 0; r < rows; r++) memcpy((float *)res->data + (i0 + r) * N, out + r * np, sizeof(float) * (size_t)N);
         else

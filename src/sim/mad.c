@@ -14,7 +14,7 @@
 /* ---------------------------------------------------------------- operands to dense */
 /* FP16 -> float over n values, bit-identical to fp16_to_f32 (base/numeric.c) for every input:
  * normal numbers rebias the exponent, inf / NaN keep their payload, subnormals are man * 2^-24
- * (exact). W lanes at a time; instantiated portable and (x86) for AVX-512. */
+ * (exact). W lanes at a time; instantiated portable and (x86) for AVX-512 and AVX2. */
 #define FP16_RUN(NAME, W, TARGET)                                                                   \
     TARGET static void NAME(const uint8_t *src, int64_t n, float *out) {                            \
         typedef uint16_t H __attribute__((vector_size(2 * W)));                                      \
@@ -39,8 +39,10 @@
 FP16_RUN(fp16_run_gen, 8, )
 #if defined(__x86_64__) && defined(__GNUC__)
 FP16_RUN(fp16_run_512, 16, __attribute__((target("avx512f"))))
+FP16_RUN(fp16_run_256, 8, __attribute__((target("avx2"))))
 void sim_fp16_run(const uint8_t *src, int64_t n, float *out) {
     if (n >= 16 && __builtin_cpu_supports("avx512f")) fp16_run_512(src, n, out);
+    else if (n >= 8 && __builtin_cpu_supports("avx2")) fp16_run_256(src, n, out);
     else fp16_run_gen(src, n, out);
 }
 #else

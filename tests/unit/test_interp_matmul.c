@@ -7,7 +7,7 @@
  * the stored doubles must equal, bit for bit, the documented numerics computed element by element:
  * half operands: float running sum from +0, k ascending; FP32 operands: float sum, each product exact
  * in double with one rounding per addition; integers: exact int64 sums; then + bias, then C + sum in
- * FP32, then rounded to the result dtype. Both the AVX-512 and the portable kernels (PTOC_INTERP_ISA). */
+ * FP32, then rounded to the result dtype. The AVX-512, AVX2 and portable kernels (PTOC_INTERP_ISA). */
 #include "interp/interp_internal.h"
 #include "test.h"
 
@@ -66,6 +66,7 @@ TEST(blocked_matches_reference) {
         DType t = ts[it % 4];
         int64_t M = 1 + rnd() % 40, N = 1 + rnd() % 70, K = 1 + rnd() % 90;
         if (it % 41 == 0) { M = 64; N = 96; K = 64; }
+        if (it >= 236) { M = 70; N = 150; K = 900; }   /* each dtype: two row blocks, several K panels */
         bool at = rnd() % 2, bt = rnd() % 2, acc = rnd() % 3 == 0, bias = rnd() % 3 == 0;
         InterpArray *a = at ? arr(t, K, M) : arr(t, M, K), *b = bt ? arr(t, N, K) : arr(t, K, N);
         DType rt = dtype_is_int(t) ? DT_INT32 : (rnd() % 2 ? DT_FP32 : DT_FP16);
@@ -95,8 +96,15 @@ TEST(portable_kernels_match_reference) {
     unsetenv("PTOC_INTERP_ISA");
 }
 
+TEST(avx2_kernels_match_reference) {
+    setenv("PTOC_INTERP_ISA", "avx2", 1);
+    blocked_matches_reference();
+    unsetenv("PTOC_INTERP_ISA");
+}
+
 int main(void) {
     RUN(blocked_matches_reference);
     RUN(portable_kernels_match_reference);
+    RUN(avx2_kernels_match_reference);
     return test_summary();
 }
