@@ -5,7 +5,10 @@
  *   OutlineIncoreScopes, before ConvertTensorToTileOps), SSA.
  * Produces: for each `x = tensor.matmul(A, B)` (a_trans / b_trans included) whose operands, counted as
  *   ConvertTensorToTileOps lays them out in Mat (rows boxed to 16, columns to 32 bytes), exceed the Mat
- *   capacity (512 KiB on a2a3 and a5), and whose only use is `y = tensor.assemble(C, x, [o0, o1])`
+ *   capacity (512 KiB on a2a3 and a5) — or that fit Mat but whose K is not a multiple of the cube
+ *   fractal and whose operands overflow L0A / L0B whole (AutoTileMatmulL0 leaves such a matmul untiled;
+ *   the blocking's sub-fractal K head makes the rest tileable) — and whose only use is
+ *   `y = tensor.assemble(C, x, [o0, o1])`
  *   (a `c[...] = pl.matmul(...)` store): pl.range nests over the full mb x nb output blocks, plus peeled
  *   tail blocks when mb / nb does not divide M / N; each block is
  *     acc = tensor.matmul(A[m0:m0+mb, 0:h], B[0:h, n0:n0+nb])         (h = the head K chunk, K % kb or kb;
@@ -28,8 +31,8 @@
  *   Under either: every occurring block shape (full, M tail, N tail, corner) accepted by the L0 chooser
  *   (src/tile) as one output-stationary L0 block of a matmul_acc, N >= 16; and the L0A / L0B bytes the
  *   chosen L0 tiles will occupy — per stage clone one k-tile plus its peeled K-tail tile (Right n boxed
- *   to 16), plus the head chunk's at stage 1, plus one 32-byte K box per operand for a sub-fractal K
- *   head — within L0A / L0B. Objective: sum over blocks of
+ *   to 16), plus the head chunk's at stage 1, plus a sub-fractal K head's whole operands (its K extent
+ *   boxed to 32 bytes) — within L0A / L0B. Objective: sum over blocks of
  *     load + chunks x max(cube, load) + drain,
  *   load = 2 x dma_fixed_cycles + (A chunk + B chunk bytes) / bw_gm_to_mat; cube = the chunk's MAD time
  *   (mad_head per L0 k-step plus one unit per 16 x 16 x K-box fractal, fp32 passes) or its L1 -> L0
@@ -39,7 +42,10 @@
  *   A result dtype other than the accumulator's (out_dtype=pl.FP16 / BF16) cannot be carried through
  *   matmul_acc: then K stays one chunk and only M / N are blocked.
  * Hints: PH-L1-001 (done: the matmul's line, operand bytes vs Mat capacity, mb x nb x kb, block and
- *   chunk counts, the double-buffered Mat bytes, the estimate); PH-L1-002 (an overflowing matmul kept
+ *   chunk counts, the double-buffered Mat bytes, the estimate; for a ragged K that fits Mat, why it was
+ *   blocked); PH-L1-003 (the driver's: the first blocking did not allocate — the L0 / Mat bytes of
+ *   ragged blocks are predicted, not planned — so the program was compiled again with AutoTileL1 judging
+ *   against 7/8, 6/8 .. 4/8 of Mat / L0A / L0B, PassCtx.l1_shrink); PH-L1-002 (an overflowing matmul kept
  *   whole: its result is not stored by one assemble, or no blocking fits — the capacity error of
  *   AllocateMemoryAddr then stands).
  * Does: operands that are tensor.slice windows (dynamic offsets included, e.g. AutoSplitCores' block
@@ -67,6 +73,7 @@ typedef struct {
     Win a, b;
     Expr *kw_out;               /* out_dtype attr source (the original call) */
     Expr *store_off0, *store_off1;
+    bool ragged;                /* fits Mat, but its K is ragged and it does not fit L0 whole (ragged_k_overflows_l0) */
 } L1Job;
 
 static Expr *idx(L1Emit *e, int64_t v) { return ir_const_int(e->ctx->ir, v, DT_INDEX); }
@@ -280,12 +287,33 @@ static void other_mat_visit(Expr *e, void *ud) {
 static void hint_done(PassCtx *ctx, Span sp, const L1Job *j, int64_t need) {
     int64_t bm = (j->p.M + j->ch.mb - 1) / j->ch.mb, bn = (j->p.N + j->ch.nb - 1) / j->ch.nb;
     int64_t chunks = (j->p.K + j->ch.kb - 1) / j->ch.kb;
+    if (j->ragged) {
+        pass_hint(ctx, sp, "PH-L1-001",
+                  "matmul [%lld, %lld] x [%lld, %lld]: K is not a multiple of the cube fractal (%lld), so AutoTileMatmulL0 "
+                  "cannot tile it, and its operands do not fit L0A / L0B whole: blocked as for L1 into %lld block(s) of "
+                  "%lld x %lld, K in %lld chunk(s) of %lld, the sub-fractal K head of %lld its own matmul (stage-2 "
+                  "pipeline, %lld bytes of Mat); estimated %lld cycles",
+                  (long long)j->p.M, (long long)j->p.K, (long long)j->p.K, (long long)j->p.N, (long long)ctx->target->l0_align,
+                  (long long)(bm * bn), (long long)j->ch.mb, (long long)j->ch.nb, (long long)chunks, (long long)j->ch.kb,
+                  (long long)(j->p.K % ctx->target->l0_align), (long long)j->ch.mat_bytes, (long long)j->ch.cycles);
+        return;
+    }
     pass_hint(ctx, sp, "PH-L1-001",
               "matmul [%lld, %lld] x [%lld, %lld] operands need %lld bytes of Mat, which holds %lld: L1-tiled into %lld "
               "block(s) of %lld x %lld, K in %lld chunk(s) of %lld (stage-2 pipeline, %lld bytes of Mat); estimated %lld cycles",
               (long long)j->p.M, (long long)j->p.K, (long long)j->p.K, (long long)j->p.N, (long long)need,
               (long long)ctx->target->capacity[MS_MAT], (long long)(bm * bn), (long long)j->ch.mb, (long long)j->ch.nb,
               (long long)chunks, (long long)j->ch.kb, (long long)j->ch.mat_bytes, (long long)j->ch.cycles);
+}
+
+/* A matmul whose K is not a multiple of the cube fractal stays untiled in AutoTileMatmulL0, whole in
+ * L0A / L0B: does it overflow them? (Then the blocking's sub-fractal K head makes it tileable.) */
+static bool ragged_k_overflows_l0(const Target *t, const L1Problem *p) {
+    if (p->K % t->l0_align == 0) return false;
+    int64_t ea = dtype_bytes(p->a), eb = dtype_bytes(p->b), boxa = 32 / ea, boxb = 32 / eb;
+    int64_t left = (p->M + 15) / 16 * 16 * ((p->K + boxa - 1) / boxa * boxa) * ea;
+    int64_t right = (p->K + boxb - 1) / boxb * boxb * ((p->N + 15) / 16 * 16) * eb;
+    return left > t->capacity[MS_LEFT] || right > t->capacity[MS_RIGHT];
 }
 
 /* Rewrites l->items[*at] when it is an overflowing matmul; *at is left on the last emitted statement. */
@@ -302,13 +330,15 @@ static void tile_one(PassCtx *ctx, Function *f, int64_t others, StmtList *l, int
     const Target *t = ctx->target;
     int64_t need = at_l1_mat_bytes(t, A->type->dtype, ad[0], ad[1]) + at_l1_mat_bytes(t, B->type->dtype, bd[0], bd[1]);
     int64_t cap = t->capacity[MS_MAT];
-    if (!cap || need <= cap) return;
     L1Job j;
     memset(&j, 0, sizeof j);
     j.p = (L1Problem){ 0, 0, 0, A->type->dtype, B->type->dtype, c->type->dtype, kw_bool(c, "a_trans"), kw_bool(c, "b_trans"), false };
     j.p.M = ad[j.p.a_trans], j.p.K = ad[!j.p.a_trans], j.p.N = bd[!j.p.b_trans];
     j.p.k_whole = j.p.c != (dtype_is_int(j.p.a) ? DT_INT32 : DT_FP32);
+    j.ragged = need <= cap && ragged_k_overflows_l0(t, &j.p);
+    if (!cap || (need <= cap && !j.ragged)) return;
     int st = find_assemble(f, l, *at, s->assign.var);
+    if (st < 0 && j.ragged) return;          /* AllocateMemoryAddr's L0 error and PH-AT-007 say why */
     if (st < 0) {
         pass_hint(ctx, c->span, "PH-L1-002",
                   "matmul operands need %lld bytes of Mat, which holds %lld, but it is not L1-tiled: its result is not "
@@ -318,6 +348,7 @@ static void tile_one(PassCtx *ctx, Function *f, int64_t others, StmtList *l, int
     }
     const char *why = others >= cap ? "the function's other matmul operands already fill Mat" : NULL;
     if (why || !at_l1_choose(ctx, &j.p, cap - others, &j.ch, &why)) {
+        if (j.ragged) return;
         pass_hint(ctx, c->span, "PH-L1-002", "matmul operands need %lld bytes of Mat, which holds %lld, but it is not L1-tiled: %s",
                   (long long)need, (long long)cap, why);
         return;
@@ -340,6 +371,7 @@ static void tile_one(PassCtx *ctx, Function *f, int64_t others, StmtList *l, int
     ir_subst_stmts(ctx->ir, &f->body, &m);
     ir_varmap_free(&m);
     hint_done(ctx, c->span, &j, need);
+    if (!ctx->l1_tiled++) ctx->l1_span = c->span;
     *at = e.at - 1;
 }
 

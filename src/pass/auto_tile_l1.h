@@ -25,6 +25,7 @@ typedef struct L1Choice {
 } L1Choice;
 
 /* Mat bytes of a [rows, cols] operand as ConvertTensorToTileOps lays it out (fractal boxes). */
+int64_t at_l1_shrunk(const PassCtx *ctx, int64_t bytes);
 int64_t at_l1_mat_bytes(const Target *t, DType dt, int64_t rows, int64_t cols);
 /* Chooses the blocking; false with a reason in why when no candidate fits. */
 bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t mat_budget, L1Choice *out, const char **why);

@@ -6,11 +6,16 @@
  *       one output-stationary L0 block under the stage-2 pipeline (the same config AutoTileMatmulL0
  *       builds, budgets halved) — full and tail blocks alike — with the L0 bytes its tiles will occupy
  *       (head chunk included) within L0A / L0B; scores each by
- *       sum over blocks of (first chunk load + chunks x max(cube, GM->L1 load) + drain). */
+ *       sum over blocks of (first chunk load + chunks x max(cube, GM->L1 load) + drain). A transposed
+ *       INT8 left operand needs every M block on its 32-row boxes: with M not a multiple of 32 nothing is
+ *       chosen (the hint says so). */
 #include "pass/auto_tile_l1.h"
 #include "tile/tile.h"
 
 static int64_t align_up(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+/* The part of a buffer AutoTileL1 may plan for: all of it, less an eighth per retry (PassCtx.l1_shrink). */
+int64_t at_l1_shrunk(const PassCtx *ctx, int64_t bytes) { return bytes / 8 * (8 - ctx->l1_shrink); }
 
 int64_t at_l1_mat_bytes(const Target *t, DType dt, int64_t rows, int64_t cols) {
     int64_t eb = dtype_bytes(dt), cbox = eb ? 32 / eb : 16;
@@ -82,9 +87,10 @@ static bool l0_accepts(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, i
     if (!l0_usage(ctx, p, m, n, kb, 2, tight, &ua, &ub, cycles)) return false;
     if (tiled_head != kb && !l0_usage(ctx, p, m, n, tiled_head, 1, tight, &ha, &hb, &unused)) return false;
     if (tiled_head == kb) ha = hb = 0;
-    int64_t sub = p->K % t->l0_align ? 32 : 0;
-    ua += ha + align_up(m, 16) * sub, ub += hb + align_up(n, 16) * sub;
-    return ua <= t->capacity[MS_LEFT] && ub <= t->capacity[MS_RIGHT];
+    /* the sub-fractal head's K extent in bytes, boxed to 32 (FP32: 12 elements are 48 bytes, two boxes) */
+    int64_t subk = p->K % t->l0_align, sa = align_up(subk * dtype_bytes(p->a), 32), sb = align_up(subk * dtype_bytes(p->b), 32);
+    ua += ha + align_up(m, 16) * sa, ub += hb + align_up(n, 16) * sb;
+    return ua <= at_l1_shrunk(ctx, t->capacity[MS_LEFT]) && ub <= at_l1_shrunk(ctx, t->capacity[MS_RIGHT]);
 }
 
 /* Cycles of one block [m, n] over all of K: the chunks stream through the two Mat buffers, so after
@@ -143,9 +149,17 @@ static bool score(PassCtx *ctx, const L1Problem *p, int64_t mb, int64_t nb, int6
 
 bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *out, const char **why) {
     const Target *t = ctx->target;
+    budget = at_l1_shrunk(ctx, budget);
     int64_t kal = t->l0_align, eb = dtype_bytes(p->b), ea = dtype_bytes(p->a);
     if (p->b_trans && 32 / eb > kal) kal = 32 / eb;
     if (32 / ea > kal) kal = 32 / ea;         /* an INT8 K steps by its 32-byte box */
+    int64_t zn = p->a_trans && 32 / ea > t->l0_align ? 32 / ea : 0;
+    if (zn && p->M % zn) {       /* every block of a transposed INT8 A starts and ends on its 32-row boxes */
+        *why = arena_printf(ctx->ir->arena, "M = %lld is not a multiple of %lld, the box rows of its transposed %s left operand, "
+                            "so no M block tiles it (pad M to %lld with zeros, or pass the left operand untransposed)",
+                            (long long)p->M, (long long)zn, dtype_name(p->a), (long long)align_up(p->M, zn));
+        return false;
+    }
     int64_t ms[32], ns[32], ks[48];
     int nm = extent_candidates(p->M, 16, ms), nn = extent_candidates(p->N, 16, ns), nk = 0;
     int64_t kfull = p->K / kal * kal;

@@ -33,6 +33,10 @@ typedef struct PassCtx {
     bool enable_pypto_l0c_double_buffer;
     bool no_pipeline_dbc;           /* turn off the existing-pipeline L0C double buffer (--no-pipeline-dbc) */
     bool no_auto_l1;                /* turn off AutoTileL1 (--no-auto-l1) */
+    int l1_shrink;                  /* AutoTileL1 judges its blocks against (8 - l1_shrink) / 8 of Mat / L0A / L0B
+                                       (the driver raises it when a blocking it chose does not allocate) */
+    int l1_tiled;                   /* matmuls AutoTileL1 blocked, and the first one's line */
+    Span l1_span;
     bool no_rotate;                 /* turn off RotateMixedLoops (--no-rotate) */
     int rotate_stage;               /* the stage of its loops: 2, 1 or 0 (pl.range); the driver lowers it on failure */
     int rotated;                    /* loops RotateMixedLoops rotated (the driver retries without on failure) */
