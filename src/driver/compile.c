@@ -186,6 +186,52 @@ static char *retry_compile(DrvSession *s, PassCtx *ctx, int first_diag, int firs
     return why;
 }
 
+/* The pass pipeline, again from a fresh parse while a failure has a schedule left to try: the
+ * rotations of RotateMixedLoops (stage 2, 1, a pl.range loop, none), and within each round
+ * AutoTileL1's blockings against less of the buffers. Hints say what was given up. */
+static bool run_pipeline_retrying(DrvSession *s, PassCtx *ctx, int errors) {
+    int first_diag = s->diag.items.len, first_dump = s->dumps.len;
+    bool ok = pass_run_pipeline(s->prog, ctx, hook, s) && s->diag.nerrors == errors;
+    char *why = NULL, *l1_why = NULL;          /* the rotated program's error, while there is one; AutoTileL1's */
+    Span where = SPAN_NONE;
+    const char *loop = NULL;
+    for (;;) {
+        while (!ok && ctx->rotated) {           /* a pipeline of stage 2, 1, a pl.range loop, then none */
+            where = ctx->rotated_span, loop = ctx->rotated_loop;
+            free(why);
+            why = retry_compile(s, ctx, first_diag, first_dump, errors);
+            if (!why) break;
+            if (ctx->rotate_stage > 0) ctx->rotate_stage--;
+            else ctx->no_rotate = true;
+            ctx->l1_tiled = 0;
+            ok = pass_run_pipeline(s->prog, ctx, hook, s) && s->diag.nerrors == errors;
+        }
+        /* AutoTileL1 predicts the L0 / Mat bytes of its blocks; when a blocking it chose still does not
+         * allocate, it chooses again within 7/8, 6/8 .. 4/8 of the buffers, every schedule again */
+        if (ok || !ctx->l1_tiled || ctx->l1_shrink >= 4) break;
+        char *e = retry_compile(s, ctx, first_diag, first_dump, errors);
+        if (!e) break;
+        if (!l1_why) l1_why = e;
+        else free(e);
+        ctx->l1_shrink++;
+        ctx->l1_tiled = 0;
+        ctx->rotate_stage = 2;
+        ctx->no_rotate = s->opt.no_rotate;
+        free(why);
+        why = NULL;
+        ok = pass_run_pipeline(s->prog, ctx, hook, s) && s->diag.nerrors == errors;
+    }
+    if (ok && ctx->no_rotate && why)
+        pass_hint(ctx, where, "PH-RM-002", "loop over '%s' not software-pipelined across cube and vector: rotated, it "
+                  "does not compile (%s)", loop, why);
+    if (ok && l1_why)
+        pass_hint(ctx, ctx->l1_span, "PH-L1-003", "AutoTileL1's first blocking did not allocate (%s); blocked again within "
+                  "%d/8 of the buffers (the PH-L1-001 lines give the blocking kept)", l1_why, 8 - ctx->l1_shrink);
+    free(why);
+    free(l1_why);
+    return ok;
+}
+
 bool drv_compile_impl(DrvSession *s) {
     double t0 = base_now_seconds();
     drv_compile_reset(s);
@@ -216,45 +262,7 @@ bool drv_compile_impl(DrvSession *s) {
                    ctx.cores, ctx.target->name, ctx.target->num_aic, ctx.target->num_aic);
         return false;
     }
-    int first_diag = s->diag.items.len, first_dump = s->dumps.len;
-    bool ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
-    char *why = NULL, *l1_why = NULL;          /* the rotated program's error, while there is one; AutoTileL1's */
-    Span where = SPAN_NONE;
-    const char *loop = NULL;
-    for (;;) {
-        while (!ok && ctx.rotated) {           /* a pipeline of stage 2, 1, a pl.range loop, then none */
-            where = ctx.rotated_span, loop = ctx.rotated_loop;
-            free(why);
-            why = retry_compile(s, &ctx, first_diag, first_dump, errors);
-            if (!why) break;
-            if (ctx.rotate_stage > 0) ctx.rotate_stage--;
-            else ctx.no_rotate = true;
-            ctx.l1_tiled = 0;
-            ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
-        }
-        /* AutoTileL1 predicts the L0 / Mat bytes of its blocks; when a blocking it chose still does not
-         * allocate, it chooses again within 7/8, 6/8 .. 4/8 of the buffers, every schedule again */
-        if (ok || !ctx.l1_tiled || ctx.l1_shrink >= 4) break;
-        char *e = retry_compile(s, &ctx, first_diag, first_dump, errors);
-        if (!e) break;
-        if (!l1_why) l1_why = e;
-        else free(e);
-        ctx.l1_shrink++;
-        ctx.l1_tiled = 0;
-        ctx.rotate_stage = 2;
-        ctx.no_rotate = s->opt.no_rotate;
-        free(why);
-        why = NULL;
-        ok = pass_run_pipeline(s->prog, &ctx, hook, s) && s->diag.nerrors == errors;
-    }
-    if (ok && ctx.no_rotate && why)
-        pass_hint(&ctx, where, "PH-RM-002", "loop over '%s' not software-pipelined across cube and vector: rotated, it "
-                  "does not compile (%s)", loop, why);
-    if (ok && l1_why)
-        pass_hint(&ctx, ctx.l1_span, "PH-L1-003", "AutoTileL1's first blocking did not allocate (%s); blocked again within "
-                  "%d/8 of the buffers (the PH-L1-001 lines give the blocking kept)", l1_why, 8 - ctx.l1_shrink);
-    free(why);
-    free(l1_why);
+    bool ok = run_pipeline_retrying(s, &ctx, errors);
     for (int i = 0; i < ctx.tiles.len; i++) {
         const PassTileChoice *c = &ctx.tiles.data[i];
         DrvTile t = { c->function, c->span, c->M, c->N, c->K, c->m, c->n, c->k, (Stationarity)c->stationarity,
