@@ -115,7 +115,16 @@ big "gemm $S one region" bench/gemm/gemm_$S.py
 if $bounds; then
     us=$(grep -o '"makespan_us":[0-9.e+]*' "$TMP/big" | head -n 1 | cut -d: -f2)
     awk -v u="$us" 'BEGIN { exit !(u >= 0.8 * 1506 && u <= 1.2 * 1506) }' && ok "gemm 6144 one region: ${us} us within 20% of 1506 us" || ko "gemm 6144 one region makespan" "${us} us"
+    cu=$(grep -o '"cube_util":[0-9.e+-]*' "$TMP/big" | head -n 1 | cut -d: -f2)
+    awk -v c="$cu" 'BEGIN { exit !(c >= 0.767 && c <= 0.967) }' && ok "gemm 6144 one region: cube busy ${cu} within 10 points of 0.867" || ko "gemm 6144 cube busy" "$cu"
 fi
+# the smaller published sizes (targets.md §3), within 20% too
+for pair in 1536:38.8 3072:206.7; do
+    n=${pair%%:*} hw=${pair#*:}
+    "$PTOC" run "bench/gemm/gemm_$n.py" --timing-only --json > "$TMP/g$n" 2>/dev/null
+    us=$(grep -o '"makespan_us":[0-9.e+]*' "$TMP/g$n" | head -n 1 | cut -d: -f2)
+    awk -v u="$us" -v h="$hw" 'BEGIN { exit !(u != "" && u >= 0.8 * h && u <= 1.2 * h) }' && ok "gemm $n one region: ${us} us within 20% of $hw us" || ko "gemm $n makespan" "${us:-none} us"
+done
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
