@@ -52,15 +52,45 @@ typedef struct RtCores {
     int naic, naiv;
 } RtCores;
 
-/* The earliest-free core, lowest index on ties: the minimum first (a branch-free reduction the
- * compiler vectorizes), then its first occurrence. */
-static int rt_pick(const int64_t *free_at, int n) {
+/* The earliest-free core, lowest index on ties: the minimum first (a branch-free reduction), then its
+ * first occurrence. On x86 with AVX2, 4 cores a step (48 AIV cores a task: runtime throughput). */
+static int rt_pick_scalar(const int64_t *free_at, int n) {
     int64_t m = free_at[0];
     for (int i = 1; i < n; i++) m = free_at[i] < m ? free_at[i] : m;
     int best = 0;
     while (free_at[best] != m) best++;
     return best;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+__attribute__((target("avx2"))) static int rt_pick_avx2(const int64_t *free_at, int n) {
+    __m256i m = _mm256_set1_epi64x(INT64_MAX);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(free_at + i));
+        m = _mm256_blendv_epi8(m, v, _mm256_cmpgt_epi64(m, v));
+    }
+    int64_t lane[4];
+    _mm256_storeu_si256((__m256i *)lane, m);
+    int64_t mn = lane[0];
+    for (int j = 1; j < 4; j++) mn = lane[j] < mn ? lane[j] : mn;
+    for (int j = i; j < n; j++) mn = free_at[j] < mn ? free_at[j] : mn;
+    __m256i want = _mm256_set1_epi64x(mn);
+    for (i = 0; i + 4 <= n; i += 4) {
+        int hit = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(free_at + i)), want)));
+        if (hit) return i + __builtin_ctz((unsigned)hit);
+    }
+    while (free_at[i] != mn) i++;
+    return i;
+}
+
+static int rt_pick(const int64_t *free_at, int n) {
+    return n >= 8 && __builtin_cpu_supports("avx2") ? rt_pick_avx2(free_at, n) : rt_pick_scalar(free_at, n);
+}
+#else
+static int rt_pick(const int64_t *free_at, int n) { return rt_pick_scalar(free_at, n); }
+#endif
 
 /* Reserves a core (or a cluster for MIX) for one block; returns its free time and sets *slot. */
 static int64_t rt_claim(RtCores *c, RtCoreKind k, int *slot) {
