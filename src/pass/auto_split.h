@@ -56,7 +56,7 @@ typedef struct SplitRegion {
 
 /* Matches a region. On false, *why says what blocks the split (static text) and r->mm is the
  * region's matmul when it has one (for the hint). */
-bool split_match_region(PassCtx *ctx, Function *f, Stmt *scope, SplitRegion *r, const char **why);
+bool split_match_region(PassCtx *ctx, Function *f, const PassUses *reads, Stmt *scope, SplitRegion *r, const char **why);
 
 /* The split-K lint over one function (auto_split_lint.c). */
 void split_lint_function(PassCtx *ctx, Function *f);

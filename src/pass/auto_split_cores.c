@@ -129,11 +129,11 @@ static double us(const Target *t, double cycles) { return cycles / (t->clock_ghz
 static const char *region_name(const Stmt *scope) { return scope->scope.name_hint ? scope->scope.name_hint : "(unnamed)"; }
 
 /* Splits the region if it matches and pays; the new SPMD scope replaces list->items[at]. */
-static void try_region(PassCtx *ctx, Function *f, StmtList *list, int at, int cores) {
+static void try_region(PassCtx *ctx, Function *f, const PassUses *reads, StmtList *list, int at, int cores) {
     Stmt *scope = list->items[at];
     SplitRegion r;
     const char *why = NULL;
-    bool ok = split_match_region(ctx, f, scope, &r, &why);
+    bool ok = split_match_region(ctx, f, reads, scope, &r, &why);
     if (!r.mm || !r.M) return;                               /* no (static) matmul: nothing to say */
     Expr *mm = r.mm->assign.value;
     SplitShape sh = { r.M, r.N, r.K, mm->call.args[0]->type->dtype, mm->type->dtype, r.epilogue_ops > 0, 0 };
@@ -186,16 +186,16 @@ static void try_region(PassCtx *ctx, Function *f, StmtList *list, int at, int co
               us(t, p.tn), us(t, p.t1), p.t1 / p.tn);
 }
 
-static void walk(PassCtx *ctx, Function *f, StmtList *l, int cores) {
+static void walk(PassCtx *ctx, Function *f, const PassUses *reads, StmtList *l, int cores) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         switch (s->kind) {
-        case ST_FOR: walk(ctx, f, &s->for_.body, cores); break;
-        case ST_WHILE: walk(ctx, f, &s->while_.body, cores); break;
-        case ST_IF: walk(ctx, f, &s->if_.then_body, cores); walk(ctx, f, &s->if_.else_body, cores); break;
+        case ST_FOR: walk(ctx, f, reads, &s->for_.body, cores); break;
+        case ST_WHILE: walk(ctx, f, reads, &s->while_.body, cores); break;
+        case ST_IF: walk(ctx, f, reads, &s->if_.then_body, cores); walk(ctx, f, reads, &s->if_.else_body, cores); break;
         case ST_SCOPE:
-            if (s->scope.kind == SC_INCORE) try_region(ctx, f, l, i, cores);
-            else if (s->scope.kind == SC_RUNTIME || s->scope.kind == SC_HIERARCHY) walk(ctx, f, &s->scope.body, cores);
+            if (s->scope.kind == SC_INCORE) try_region(ctx, f, reads, l, i, cores);
+            else if (s->scope.kind == SC_RUNTIME || s->scope.kind == SC_HIERARCHY) walk(ctx, f, reads, &s->scope.body, cores);
             break;                                            /* SC_SPMD, SC_CLUSTER: the user's own launch */
         default: break;
         }
@@ -207,7 +207,12 @@ bool pass_auto_split_cores(Program *p, PassCtx *ctx) {
     for (int i = 0; i < p->nfuncs; i++) {
         Function *f = p->funcs[i];
         if (f->type != FT_ORCHESTRATION) continue;
-        if (cores > 1) walk(ctx, f, &f->body, cores);
+        if (cores > 1) {
+            PassUses reads;
+            pass_uses_count(ctx, &f->body, &reads);
+            walk(ctx, f, &reads, &f->body, cores);
+            pass_uses_free(&reads);
+        }
         split_lint_function(ctx, f);
     }
     return true;

@@ -153,14 +153,39 @@ static const char *match_body(Stmt *scope, SplitRegion *r, IrCtx *c) {
     return r->mm ? "it does not end with the store of the matmul result into an output tensor" : "it holds no matmul";
 }
 
-/* Nothing the region defines but the store's result is read after it. */
-static bool single_output(Function *f, Stmt *scope, const SplitRegion *r) {
-    StmtList saved = scope->scope.body;
-    scope->scope.body = (StmtList){ 0 };
+/* Nothing the region defines but the store's result is read after it: a definition's reads in the
+ * function (counted once, before any region was split: a region cannot read a later one's
+ * definitions) are all inside the region. */
+typedef struct { Var **v; int *in; int n; } DefReads;
+static void count_def_read(Expr *e, void *ud) {
+    DefReads *d = ud;
+    if (e->kind != EX_VAR) return;
+    for (int j = 0; j < d->n; j++)
+        if (d->v[j] == e->var) d->in[j]++;
+}
+
+static bool single_output(Function *f, const PassUses *reads, Stmt *scope, const SplitRegion *r) {
+    StmtList *body = &scope->scope.body;
+    DefReads d = { calloc((size_t)body->len + 1, sizeof(Var *)), calloc((size_t)body->len + 1, sizeof(int)), 0 };
+    PTOC_ASSERT(d.v && d.in, "out of memory");
+    bool counted = true;
+    for (int i = 0; i < body->len; i++)
+        if (body->items[i] != r->store) {
+            d.v[d.n++] = body->items[i]->assign.var;
+            counted &= pass_uses_of(reads, body->items[i]->assign.var) >= 0;
+        }
     bool ok = true;
-    for (int i = 0; ok && i < saved.len; i++)
-        if (saved.items[i] != r->store && ir_stmts_use_var(&f->body, saved.items[i]->assign.var)) ok = false;
-    scope->scope.body = saved;
+    if (counted) {
+        ir_visit_exprs(body, count_def_read, &d);
+        for (int j = 0; ok && j < d.n; j++) ok = pass_uses_of(reads, d.v[j]) == d.in[j];
+    } else {                                     /* a variable newer than the count: scan the function */
+        StmtList saved = *body;
+        *body = (StmtList){ 0 };
+        for (int j = 0; ok && j < d.n; j++) ok = !ir_stmts_use_var(&f->body, d.v[j]);
+        *body = saved;
+    }
+    free(d.v);
+    free(d.in);
     return ok;
 }
 
@@ -185,14 +210,14 @@ static bool store_aliases_input(PassCtx *ctx, Function *f, const SplitRegion *r)
     return hit;
 }
 
-bool split_match_region(PassCtx *ctx, Function *f, Stmt *scope, SplitRegion *r, const char **why) {
+bool split_match_region(PassCtx *ctx, Function *f, const PassUses *reads, Stmt *scope, SplitRegion *r, const char **why) {
     *r = (SplitRegion){ .scope = scope };
     if ((*why = match_body(scope, r, ctx->ir))) return false;
     if (scope->scope.kwargs.len) {
         *why = "the region has options (optimizations, deps, ...) the split would have to carry to every block";
         return false;
     }
-    if (!single_output(f, scope, r)) {
+    if (!single_output(f, reads, scope, r)) {
         *why = "the region has other outputs than the stored matmul result";
         return false;
     }

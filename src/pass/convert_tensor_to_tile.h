@@ -19,6 +19,8 @@ typedef struct {
     bool top;                           /* at the function's top level */
     VEC(VecLoaded) *vec_loads;
     VEC(Stmt *) *entry_loads;           /* whole-parameter Vec loads, put at the function's entry */
+    VarMap *other_uses;                 /* variables some call reads other than as a matmul operand, a
+                                           tensor.read source or a vector op operand (one walk per function) */
 } Conv;
 
 /* The assignment defining v anywhere in l (nested bodies included), or NULL. */

@@ -271,7 +271,7 @@ static bool convert_assemble(Conv *cv, Stmt *s) {
     return true;
 }
 
-static bool only_feeds_matmul(Function *f, Var *v);
+static bool only_feeds_matmul(const Conv *cv, Var *v);
 
 /* A loop carrying a matmul result: its initial value became an Acc tile (an earlier tensor.matmul),
  * so the carried value and the loop's result are that tile too (walkthrough rung 3: a split-K chain
@@ -375,7 +375,6 @@ static bool convert_access(Conv *cv, Stmt *s) {
 
 static bool convert_list(Conv *outer, StmtList *l, bool top) {
     PassCtx *ctx = outer->ctx;
-    Function *f = outer->f;
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         Conv cv = *outer;
@@ -419,7 +418,7 @@ static bool convert_list(Conv *outer, StmtList *l, bool top) {
         case OP_TENSOR_MATMUL_ACC: if (!convert_matmul_acc(&cv, s)) return false; break;
         case OP_TENSOR_ASSEMBLE: if (!convert_assemble(&cv, s)) return false; break;
         case OP_TENSOR_SLICE:
-            if (!only_feeds_matmul(f, s->assign.var)) {
+            if (!only_feeds_matmul(&cv, s->assign.var)) {
                 diag_error(ctx->diag, call->span, "a tensor slice inside pl.at must feed a matmul operand or a vector op (other "
                            "uses are not supported by ptoc yet)");
                 return false;
@@ -433,40 +432,52 @@ static bool convert_list(Conv *outer, StmtList *l, bool top) {
     return true;
 }
 
-typedef struct { const Var *v; bool other; } SliceUse;
-static void slice_use(Expr *e, void *ud) {
-    SliceUse *u = ud;
+/* Every variable a call reads other than as a matmul operand (the accumulator of a matmul_acc
+ * excepted), a tensor.read source or a vector op operand: what a slice inside pl.at may not feed. A
+ * slice's uses follow its definition, so the walk before the conversion sees them as they are. */
+static void note_other_use(Expr *e, void *ud) {
+    VarMap *m = ud;
     if (e->kind != EX_CALL) return;
     for (int i = 0; i < e->call.nargs; i++)
-        if (e->call.args[i]->kind == EX_VAR && e->call.args[i]->var == u->v && !pass_is_op(e, OP_TENSOR_MATMUL) &&
-            !pass_is_op(e, OP_TENSOR_READ) && !(pass_is_op(e, OP_TENSOR_MATMUL_ACC) && i > 0) && !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)))
-            u->other = true;
+        if (e->call.args[i]->kind == EX_VAR && !pass_is_op(e, OP_TENSOR_MATMUL) && !pass_is_op(e, OP_TENSOR_READ) &&
+            !(pass_is_op(e, OP_TENSOR_MATMUL_ACC) && i > 0) && !(e->call.op != OP_NONE && (ir_op_info(e->call.op)->flags & OPF_VEC)) &&
+            !ir_varmap_get(m, e->call.args[i]->var))
+            ir_varmap_put(m, e->call.args[i]->var, e);
 }
-static bool only_feeds_matmul(Function *f, Var *v) {
-    SliceUse u = { v, false };
-    ir_visit_exprs(&f->body, slice_use, &u);
-    return !u.other;
+static bool only_feeds_matmul(const Conv *cv, Var *v) { return !ir_varmap_get(cv->other_uses, v); }
+
+/* Every variable some expression of l reads (nested bodies included). */
+static void note_use(Expr *e, void *ud) {
+    if (e->kind == EX_VAR && !ir_varmap_get(ud, e->var)) ir_varmap_put(ud, e->var, e);
 }
 
-/* Slices consumed by the bridge loads are dead now. */
-static void drop_dead_slices(Function *f, StmtList *l) {
+/* Slices consumed by the bridge loads are dead now: those no expression reads (one walk for the
+ * uses, then a pass that drops them). */
+static void drop_unused_slices(StmtList *l, const VarMap *used) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_ASSIGN && pass_is_op(s->assign.value, OP_TENSOR_SLICE) && !ir_stmts_use_var(&f->body, s->assign.var)) {
+        if (s->kind == ST_ASSIGN && pass_is_op(s->assign.value, OP_TENSOR_SLICE) && !ir_varmap_get(used, s->assign.var)) {
             memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(l->len - i - 1));
             l->len--;
             i--;
         } else if (s->kind == ST_FOR) {
-            drop_dead_slices(f, &s->for_.body);
+            drop_unused_slices(&s->for_.body, used);
         } else if (s->kind == ST_IF) {
-            drop_dead_slices(f, &s->if_.then_body);
-            drop_dead_slices(f, &s->if_.else_body);
+            drop_unused_slices(&s->if_.then_body, used);
+            drop_unused_slices(&s->if_.else_body, used);
         } else if (s->kind == ST_WHILE) {
-            drop_dead_slices(f, &s->while_.body);
+            drop_unused_slices(&s->while_.body, used);
         } else if (s->kind == ST_SCOPE) {
-            drop_dead_slices(f, &s->scope.body);
+            drop_unused_slices(&s->scope.body, used);
         }
     }
+}
+
+static void drop_dead_slices(Function *f) {
+    VarMap used = { 0 };
+    ir_visit_exprs(&f->body, note_use, &used);
+    drop_unused_slices(&f->body, &used);
+    ir_varmap_free(&used);
 }
 
 /* ---- exit stores (step 4) and call sites (phase 2) ---- */
@@ -561,13 +572,16 @@ bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx) {
         int ncache = 0, at = 0;
         VEC(VecLoaded) vec_loads = { 0 };
         VEC(Stmt *) entry = { 0 };
-        Conv cv = { ctx, f, &f->body, &at, cache, &ncache, true, (void *)&vec_loads, (void *)&entry };
+        VarMap other = { 0 };
+        ir_visit_exprs(&f->body, note_other_use, &other);
+        Conv cv = { ctx, f, &f->body, &at, cache, &ncache, true, (void *)&vec_loads, (void *)&entry, &other };
         bool ok = convert_list(&cv, &f->body, true);
+        ir_varmap_free(&other);
         for (int e = entry.len; ok && e-- > 0;) ir_list_insert(ctx->ir, &f->body, 0, entry.data[e]);
         vec_free(&vec_loads);
         vec_free(&entry);
         if (!ok) return false;
-        drop_dead_slices(f, &f->body);
+        drop_dead_slices(f);
         pass_refresh_loop_results(&f->body);
         if (!exit_stores(ctx, p, f)) return false;
     }

@@ -160,7 +160,26 @@ static ParamDir infer_dir(StmtList *body, const PassAliases *al, const Var *p) {
     return d.read ? PD_INOUT : PD_OUT;
 }
 
-typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; bool failed; } Outliner;
+typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; bool failed; PassUses reads; } Outliner;
+
+/* The variables the region defines that something outside it reads: their reads in the whole
+ * function (counted once, before any region was outlined: an earlier region cannot read a later
+ * one's definitions, and outlining it leaves those reads as they are) less their reads inside. */
+static void defs_read_outside(Outliner *o, Stmt *scope, const VarSet *defs, VarSet *outside) {
+    bool counted = true;
+    for (int i = 0; i < defs->vars.len; i++) counted &= pass_uses_of(&o->reads, defs->vars.items[i]) >= 0;
+    if (!counted) {                                  /* a variable newer than the count: scan */
+        collect_uses_except(&o->parent->body, scope, outside);
+        return;
+    }
+    PassUses inside;
+    pass_uses_count(o->ctx, &scope->scope.body, &inside);
+    for (int i = 0; i < defs->vars.len; i++) {
+        Var *v = defs->vars.items[i];
+        if (pass_uses_of(&o->reads, v) > pass_uses_of(&inside, v)) set_add(outside, v);
+    }
+    pass_uses_free(&inside);
+}
 
 static const char *kernel_name(Outliner *o, Stmt *scope) {
     const char *base = scope->scope.name_hint;
@@ -198,7 +217,7 @@ static void outline(Outliner *o, StmtList *l, int at) {
     VarSet uses = { {0}, c, {0} }, defs = { {0}, c, {0} }, outside = { {0}, c, {0} };
     ir_visit_exprs(&scope->scope.body, collect_use, &uses);
     collect_defs(&scope->scope.body, &defs);
-    collect_uses_except(&o->parent->body, scope, &outside);
+    defs_read_outside(o, scope, &defs, &outside);
     if (tile_crosses(o, scope, &uses, &defs, &outside)) {
         o->failed = true;
         ir_varmap_free(&uses.in); ir_varmap_free(&defs.in); ir_varmap_free(&outside.in);
@@ -320,8 +339,11 @@ bool pass_outline_incore_scopes(Program *p, PassCtx *ctx) {
     for (int i = 0; i < n; i++) {
         Function *f = funcs[i];
         if (f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION) continue;
-        Outliner o = { ctx, p, f, 0, false };
-        if (outline_list(&o, &f->body) && f->type == FT_OPAQUE) ir_func_set_type(f, FT_ORCHESTRATION);
+        Outliner o = { ctx, p, f, 0, false, { 0 } };
+        pass_uses_count(ctx, &f->body, &o.reads);
+        bool any = outline_list(&o, &f->body);
+        pass_uses_free(&o.reads);
+        if (any && f->type == FT_OPAQUE) ir_func_set_type(f, FT_ORCHESTRATION);
         if (o.failed) { free(funcs); return false; }
     }
     free(funcs);

@@ -110,6 +110,13 @@ typedef struct PassAliases { int n; Var **src, **src2; Stmt **defs; } PassAliase
 void pass_aliases_build(PassCtx *ctx, StmtList *body, PassAliases *a);
 Var *pass_alias_root(const PassAliases *a, Var *v);
 void pass_aliases_free(PassAliases *a);
+/* How many times each variable is read (EX_VAR occurrences) in a body, indexed by Var id: one walk,
+ * so a pass asking "is v used outside this region" per region stays linear. Variables created after
+ * the count (id >= n) are not in it: pass_uses_of returns -1 for them (the caller scans instead). */
+typedef struct PassUses { int n; int *count; } PassUses;
+void pass_uses_count(PassCtx *ctx, StmtList *body, PassUses *u);
+int pass_uses_of(const PassUses *u, const Var *v);
+void pass_uses_free(PassUses *u);
 /* The argument index whose buffer the call's result reuses (in place), or -1. */
 int pass_inplace_slot(const Expr *e);
 /* Physical L0C row alignment of the target for an accumulator dtype. */

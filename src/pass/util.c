@@ -196,3 +196,24 @@ void pass_refresh_loop_results(StmtList *l) {
         if (s->kind == ST_SCOPE) pass_refresh_loop_results(&s->scope.body);
     }
 }
+
+/* ---- variable read counts (PassUses) ---- */
+static void count_use(Expr *e, void *ud) {
+    PassUses *u = ud;
+    if (e->kind == EX_VAR && e->var->id >= 0 && e->var->id < u->n) u->count[e->var->id]++;
+}
+
+void pass_uses_count(PassCtx *ctx, StmtList *body, PassUses *u) {
+    u->n = ctx->ir->next_var_id;
+    u->count = calloc((size_t)u->n + 1, sizeof(int));
+    PTOC_ASSERT(u->count, "out of memory");
+    ir_visit_exprs(body, count_use, u);
+}
+
+int pass_uses_of(const PassUses *u, const Var *v) { return v->id >= 0 && v->id < u->n ? u->count[v->id] : -1; }
+
+void pass_uses_free(PassUses *u) {
+    free(u->count);
+    u->count = NULL;
+    u->n = 0;
+}
