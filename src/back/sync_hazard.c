@@ -19,8 +19,8 @@
 
 typedef struct ScanState {
     bool synced[PIPE_COUNT];
-    uint8_t *found;           /* found[pair]: its wait lies between the scan point and `now` */
-    int cap;
+    int *found;               /* the pairs whose wait lies between the scan point and `now`, ascending */
+    int nfound, capf;         /* (a short list: a scan stops once every pipe it needs is ordered) */
 } ScanState;
 
 typedef struct Scan {
@@ -44,42 +44,62 @@ static bool st_done(const Scan *sc, const ScanState *st) {
     return true;
 }
 
+/* The found pairs are kept as a sorted list, not a flag per pair of the kernel: an ordering check
+ * visits a few elements, and a per-pair array cleared and copied for each check made the checks of
+ * a kernel quadratic in its pairs. */
 static void st_init(ScanState *s, int cap) {
+    (void)cap;
     memset(s->synced, 0, sizeof s->synced);
-    s->cap = cap > 16 ? cap : 16;
-    s->found = calloc((size_t)s->cap, 1);
-    PTOC_ASSERT(s->found, "out of memory");
+    s->found = NULL;
+    s->nfound = s->capf = 0;
 }
 
 static void st_copy(ScanState *d, const ScanState *s) {
     memcpy(d->synced, s->synced, sizeof d->synced);
-    d->cap = s->cap;
-    d->found = malloc((size_t)d->cap);
+    d->nfound = d->capf = s->nfound;
+    d->found = malloc(sizeof(int) * (size_t)(s->nfound ? s->nfound : 1));
     PTOC_ASSERT(d->found, "out of memory");
-    memcpy(d->found, s->found, (size_t)d->cap);
+    if (s->nfound) memcpy(d->found, s->found, sizeof(int) * (size_t)s->nfound);
 }
 
-static bool st_found(const ScanState *s, int k) { return k >= 0 && k < s->cap && s->found[k]; }
+/* Index of the first found pair >= k. */
+static int st_lower(const ScanState *s, int k) {
+    int lo = 0, hi = s->nfound;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s->found[mid] < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static bool st_found(const ScanState *s, int k) {
+    int i = st_lower(s, k);
+    return k >= 0 && i < s->nfound && s->found[i] == k;
+}
 
 static void st_mark(ScanState *s, int k) {
-    if (k >= s->cap) {
-        int cap = s->cap;
-        while (cap <= k) cap *= 2;
-        s->found = realloc(s->found, (size_t)cap);
+    int i = st_lower(s, k);
+    if (i < s->nfound && s->found[i] == k) return;
+    if (s->nfound == s->capf) {
+        s->capf = s->capf ? 2 * s->capf : 8;
+        s->found = realloc(s->found, sizeof(int) * (size_t)s->capf);
         PTOC_ASSERT(s->found, "out of memory");
-        memset(s->found + s->cap, 0, (size_t)(cap - s->cap));
-        s->cap = cap;
     }
-    s->found[k] = 1;
+    memmove(s->found + i + 1, s->found + i, sizeof(int) * (size_t)(s->nfound - i));
+    s->found[i] = k;
+    s->nfound++;
 }
 
 /* st = a AND b (a pipe or pair counts only if both branches have it); frees a and b */
 static void st_merge(ScanState *st, ScanState *a, ScanState *b) {
     for (int p = 0; p < PIPE_COUNT; p++) st->synced[p] = a->synced[p] && b->synced[p];
-    memset(st->found, 0, (size_t)st->cap);
-    int n = a->cap < b->cap ? a->cap : b->cap;
-    for (int k = 0; k < n; k++)
-        if (a->found[k] && b->found[k]) st_mark(st, k);
+    st->nfound = 0;
+    for (int i = 0, j = 0; i < a->nfound && j < b->nfound;) {
+        if (a->found[i] < b->found[j]) i++;
+        else if (a->found[i] > b->found[j]) j++;
+        else { st_mark(st, a->found[i]); i++; j++; }
+    }
     free(a->found);
     free(b->found);
 }
