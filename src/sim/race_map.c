@@ -76,12 +76,23 @@ static void chunk_put(Chunk *x) {
     if (x) munmap(x, sizeof(Chunk) + x->cap);
 }
 
+/* Pages are found through a directory of blocks of DIR_PAGES page pointers, a block allocated on the
+ * first touch of one of its pages: a run's map costs what it touches, not a pointer per page of all
+ * its GM (a 2,000-task program over 24 MiB of tensors cleared a 24 KiB page table per task). */
+#define DIR_BITS 6
+#define DIR_PAGES ((int64_t)1 << DIR_BITS)
+
 struct SimRaceMap {
     Chunk *mem;                                  /* the chunks in use, newest first */
     int64_t granules, npages;
     int page_bits, dense_at;
-    Page **page;                                 /* NULL: all zero */
+    Page ***dir;                                 /* blocks of page pointers; NULL: all zero */
 };
+
+static Page *page_get(const SimRaceMap *m, int64_t pg) {
+    Page **blk = m->dir[pg >> DIR_BITS];
+    return blk ? blk[pg & (DIR_PAGES - 1)] : NULL;
+}
 
 /* The visit of one access: consecutive equal states are visited once (as a dense array's granule
  * loop would check a run of equal states once); zero states are never visited. */
@@ -133,7 +144,7 @@ SimRaceMap *sim_rmap_new(int64_t granules, bool whole) {
         m->dense_at = DENSE_AT_WHOLE;
     }
     m->npages = (granules + ((int64_t)1 << m->page_bits) - 1) >> m->page_bits;
-    m->page = MAP_ARRAY(m, Page *, m->npages + 1);
+    m->dir = MAP_ARRAY(m, Page **, (m->npages >> DIR_BITS) + 1);
     return m;
 }
 
@@ -248,8 +259,10 @@ void sim_rmap_access(SimRaceMap *m, int64_t g0, int64_t g1, bool write, int32_t 
     Visit v = { visit, ud, zero_state, false };
     int64_t page = (int64_t)1 << m->page_bits;
     for (int64_t pg = g0 >> m->page_bits; pg <= g1 >> m->page_bits; pg++) {
-        Page *p = m->page[pg];
-        if (!p) p = m->page[pg] = MAP_NEW(m, Page);
+        Page **blk = m->dir[pg >> DIR_BITS];
+        if (!blk) blk = m->dir[pg >> DIR_BITS] = MAP_ARRAY(m, Page *, DIR_PAGES);
+        Page *p = blk[pg & (DIR_PAGES - 1)];
+        if (!p) p = blk[pg & (DIR_PAGES - 1)] = MAP_NEW(m, Page);
         int64_t base = pg << m->page_bits;
         int32_t lo = (int32_t)((g0 > base ? g0 : base) - base);
         int32_t hi = (int32_t)((g1 < base + page - 1 ? g1 : base + page - 1) - base + 1);
@@ -264,7 +277,7 @@ void sim_rmap_visit(const SimRaceMap *m, int64_t g0, int64_t g1, SimRmapVisit vi
     Visit v = { visit, ud, zero_state, false };
     int64_t page = (int64_t)1 << m->page_bits;
     for (int64_t pg = g0 >> m->page_bits; pg <= g1 >> m->page_bits; pg++) {
-        const Page *p = m->page[pg];
+        const Page *p = page_get(m, pg);
         if (!p) continue;                                /* all zero: nothing to visit */
         int64_t base = pg << m->page_bits;
         int32_t lo = (int32_t)((g0 > base ? g0 : base) - base);
@@ -279,7 +292,7 @@ void sim_rmap_visit(const SimRaceMap *m, int64_t g0, int64_t g1, SimRmapVisit vi
 
 SimShadow sim_rmap_get(const SimRaceMap *m, int64_t g) {
     PTOC_ASSERT(g >= 0 && g < m->granules, "race map: granule %lld outside %lld", (long long)g, (long long)m->granules);
-    const Page *p = m->page[g >> m->page_bits];
+    const Page *p = page_get(m, g >> m->page_bits);
     int32_t at = (int32_t)(g & (((int64_t)1 << m->page_bits) - 1));
     if (!p) return zero_state;
     if (p->dense) return p->dense[at];

@@ -83,6 +83,56 @@ TEST(random_against_dense) {
     CHECK(visits > 1000);                    /* the accesses did see earlier ones */
 }
 
+/* A GM-sized map: its pages sit in directory blocks of 64 allocated on first touch; accesses far
+ * apart, across a block boundary (granule 32768 starts the second block) and over untouched blocks
+ * keep the dense model's states and visits. */
+TEST(large_map_directory_blocks) {
+    enum { NB = 200000, BOUNDARY = 64 * 512 };
+    SimShadow *ref = calloc(NB, sizeof *ref);
+    static Seen a, b;
+    CHECK(ref != NULL);
+    SimRaceMap *m = sim_rmap_new(NB, false);
+    int bad_visits = 0, bad_states = 0, visits = 0;
+    for (int op = 0; op < 2000; op++) {
+        int64_t g0, len = (int64_t)(rnd() % 700) + 1;
+        switch (op % 4) {
+        case 0: g0 = BOUNDARY - (int64_t)(rnd() % 600); break;                  /* across the block edge */
+        case 1: g0 = (int64_t)(rnd() % NB); break;                              /* anywhere */
+        case 2: g0 = (int64_t)(rnd() % 64) * BOUNDARY / 16; break;              /* spread over the blocks */
+        default: g0 = NB - len; break;                                          /* the partial last block */
+        }
+        if (g0 + len > NB) len = NB - g0;
+        bool write = rnd() % 3 == 0;
+        int slot = (int)(rnd() % SIM_SLOTS);
+        a.n = b.n = 0;
+        dense(ref, g0, g0 + len - 1, write, op + 1, slot, &a);
+        sim_rmap_access(m, g0, g0 + len - 1, write, op + 1, slot, record, &b);
+        visits += b.n;
+        if (a.n != b.n || memcmp(a.v, b.v, sizeof(SimShadow) * (size_t)a.n) != 0) bad_visits++;
+    }
+    for (int64_t g = 0; g < NB; g += 7) {
+        SimShadow x = sim_rmap_get(m, g);
+        if (memcmp(&x, &ref[g], sizeof x) != 0) bad_states++;
+    }
+    a.n = b.n = 0;                                           /* a visit over the whole map */
+    SimShadow last;
+    bool have = false;
+    for (int64_t g = 0; g < NB; g++)
+        if (!have || memcmp(&ref[g], &last, sizeof last) != 0) {
+            last = ref[g];
+            have = true;
+            if (!zero(&last)) record(&a, &last);
+        }
+    sim_rmap_visit(m, 0, NB - 1, record, &b);
+    CHECK_EQ_INT(b.n, a.n);
+    CHECK(a.n == b.n && memcmp(a.v, b.v, sizeof(SimShadow) * (size_t)a.n) == 0);
+    sim_rmap_free(m);
+    free(ref);
+    CHECK_EQ_INT(bad_visits, 0);
+    CHECK_EQ_INT(bad_states, 0);
+    CHECK(visits > 500);
+}
+
 /* A tile written whole, then read and written whole again: one state, visited once per access. */
 TEST(whole_tile_accesses) {
     SimRaceMap *m = sim_rmap_new(8192, false);
@@ -183,6 +233,7 @@ TEST(gm_covered) {
 }
 
 int main(void) {
+    RUN(large_map_directory_blocks);
     RUN(random_against_dense);
     RUN(whole_tile_accesses);
     RUN(gm_footprint_against_sort);
