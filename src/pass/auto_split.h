@@ -54,9 +54,12 @@ typedef struct SplitRegion {
     Stmt *store;                /* c' = tensor.assemble(c, x_last, offs) */
 } SplitRegion;
 
+/* The function's variable reads (counted before any split) and a scratch count for one region. */
+typedef struct SplitReads { PassUses all, inside; } SplitReads;
+
 /* Matches a region. On false, *why says what blocks the split (static text) and r->mm is the
  * region's matmul when it has one (for the hint). */
-bool split_match_region(PassCtx *ctx, Function *f, const PassUses *reads, Stmt *scope, SplitRegion *r, const char **why);
+bool split_match_region(PassCtx *ctx, Function *f, SplitReads *reads, Stmt *scope, SplitRegion *r, const char **why);
 
 /* The split-K lint over one function (auto_split_lint.c). */
 void split_lint_function(PassCtx *ctx, Function *f);

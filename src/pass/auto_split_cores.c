@@ -129,7 +129,7 @@ static double us(const Target *t, double cycles) { return cycles / (t->clock_ghz
 static const char *region_name(const Stmt *scope) { return scope->scope.name_hint ? scope->scope.name_hint : "(unnamed)"; }
 
 /* Splits the region if it matches and pays; the new SPMD scope replaces list->items[at]. */
-static void try_region(PassCtx *ctx, Function *f, const PassUses *reads, StmtList *list, int at, int cores) {
+static void try_region(PassCtx *ctx, Function *f, SplitReads *reads, StmtList *list, int at, int cores) {
     Stmt *scope = list->items[at];
     SplitRegion r;
     const char *why = NULL;
@@ -186,7 +186,7 @@ static void try_region(PassCtx *ctx, Function *f, const PassUses *reads, StmtLis
               us(t, p.tn), us(t, p.t1), p.t1 / p.tn);
 }
 
-static void walk(PassCtx *ctx, Function *f, const PassUses *reads, StmtList *l, int cores) {
+static void walk(PassCtx *ctx, Function *f, SplitReads *reads, StmtList *l, int cores) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         switch (s->kind) {
@@ -208,10 +208,12 @@ bool pass_auto_split_cores(Program *p, PassCtx *ctx) {
         Function *f = p->funcs[i];
         if (f->type != FT_ORCHESTRATION) continue;
         if (cores > 1) {
-            PassUses reads;
-            pass_uses_count(ctx, &f->body, &reads);
+            SplitReads reads;
+            pass_uses_count(ctx, &f->body, &reads.all);
+            pass_uses_init(ctx, &reads.inside);
             walk(ctx, f, &reads, &f->body, cores);
-            pass_uses_free(&reads);
+            pass_uses_free(&reads.all);
+            pass_uses_free(&reads.inside);
         }
         split_lint_function(ctx, f);
     }

@@ -156,36 +156,25 @@ static const char *match_body(Stmt *scope, SplitRegion *r, IrCtx *c) {
 /* Nothing the region defines but the store's result is read after it: a definition's reads in the
  * function (counted once, before any region was split: a region cannot read a later one's
  * definitions) are all inside the region. */
-typedef struct { Var **v; int *in; int n; } DefReads;
-static void count_def_read(Expr *e, void *ud) {
-    DefReads *d = ud;
-    if (e->kind != EX_VAR) return;
-    for (int j = 0; j < d->n; j++)
-        if (d->v[j] == e->var) d->in[j]++;
-}
-
-static bool single_output(Function *f, const PassUses *reads, Stmt *scope, const SplitRegion *r) {
+static bool single_output(Function *f, SplitReads *rd, Stmt *scope, const SplitRegion *r) {
     StmtList *body = &scope->scope.body;
-    DefReads d = { calloc((size_t)body->len + 1, sizeof(Var *)), calloc((size_t)body->len + 1, sizeof(int)), 0 };
-    PTOC_ASSERT(d.v && d.in, "out of memory");
     bool counted = true;
-    for (int i = 0; i < body->len; i++)
-        if (body->items[i] != r->store) {
-            d.v[d.n++] = body->items[i]->assign.var;
-            counted &= pass_uses_of(reads, body->items[i]->assign.var) >= 0;
-        }
+    for (int i = 0; i < body->len; i++) counted &= pass_uses_of(&rd->all, body->items[i]->assign.var) >= 0;
     bool ok = true;
     if (counted) {
-        ir_visit_exprs(body, count_def_read, &d);
-        for (int j = 0; ok && j < d.n; j++) ok = pass_uses_of(reads, d.v[j]) == d.in[j];
+        pass_uses_add(&rd->inside, body);
+        for (int i = 0; ok && i < body->len; i++) {
+            const Var *v = body->items[i]->assign.var;
+            ok = body->items[i] == r->store || pass_uses_of(&rd->all, v) == pass_uses_of(&rd->inside, v);
+        }
+        pass_uses_reset(&rd->inside, body);
     } else {                                     /* a variable newer than the count: scan the function */
         StmtList saved = *body;
         *body = (StmtList){ 0 };
-        for (int j = 0; ok && j < d.n; j++) ok = !ir_stmts_use_var(&f->body, d.v[j]);
+        for (int i = 0; ok && i < saved.len; i++)
+            ok = saved.items[i] == r->store || !ir_stmts_use_var(&f->body, saved.items[i]->assign.var);
         *body = saved;
     }
-    free(d.v);
-    free(d.in);
     return ok;
 }
 
@@ -210,7 +199,7 @@ static bool store_aliases_input(PassCtx *ctx, Function *f, const SplitRegion *r)
     return hit;
 }
 
-bool split_match_region(PassCtx *ctx, Function *f, const PassUses *reads, Stmt *scope, SplitRegion *r, const char **why) {
+bool split_match_region(PassCtx *ctx, Function *f, SplitReads *reads, Stmt *scope, SplitRegion *r, const char **why) {
     *r = (SplitRegion){ .scope = scope };
     if ((*why = match_body(scope, r, ctx->ir))) return false;
     if (scope->scope.kwargs.len) {

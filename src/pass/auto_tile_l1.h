@@ -24,8 +24,9 @@ typedef struct L1Choice {
     int64_t mat_bytes;          /* 2 x (A block + B block), the double-buffered Mat footprint */
 } L1Choice;
 
-/* Mat bytes of a [rows, cols] operand as ConvertTensorToTileOps lays it out (fractal boxes). */
+/* The part of a buffer AutoTileL1 may plan for: all of it, less an eighth per retry (PassCtx.l1_shrink). */
 int64_t at_l1_shrunk(const PassCtx *ctx, int64_t bytes);
+/* Mat bytes of a [rows, cols] operand as ConvertTensorToTileOps lays it out (fractal boxes). */
 int64_t at_l1_mat_bytes(const Target *t, DType dt, int64_t rows, int64_t cols);
 /* Chooses the blocking; false with a reason in why when no candidate fits. */
 bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t mat_budget, L1Choice *out, const char **why);

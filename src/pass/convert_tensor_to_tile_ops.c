@@ -446,17 +446,12 @@ static void note_other_use(Expr *e, void *ud) {
 }
 static bool only_feeds_matmul(const Conv *cv, Var *v) { return !ir_varmap_get(cv->other_uses, v); }
 
-/* Every variable some expression of l reads (nested bodies included). */
-static void note_use(Expr *e, void *ud) {
-    if (e->kind == EX_VAR && !ir_varmap_get(ud, e->var)) ir_varmap_put(ud, e->var, e);
-}
-
 /* Slices consumed by the bridge loads are dead now: those no expression reads (one walk for the
  * uses, then a pass that drops them). */
-static void drop_unused_slices(StmtList *l, const VarMap *used) {
+static void drop_unused_slices(StmtList *l, const PassUses *used) {
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
-        if (s->kind == ST_ASSIGN && pass_is_op(s->assign.value, OP_TENSOR_SLICE) && !ir_varmap_get(used, s->assign.var)) {
+        if (s->kind == ST_ASSIGN && pass_is_op(s->assign.value, OP_TENSOR_SLICE) && pass_uses_of(used, s->assign.var) == 0) {
             memmove(l->items + i, l->items + i + 1, sizeof(Stmt *) * (size_t)(l->len - i - 1));
             l->len--;
             i--;
@@ -473,11 +468,11 @@ static void drop_unused_slices(StmtList *l, const VarMap *used) {
     }
 }
 
-static void drop_dead_slices(Function *f) {
-    VarMap used = { 0 };
-    ir_visit_exprs(&f->body, note_use, &used);
+static void drop_dead_slices(PassCtx *ctx, Function *f) {
+    PassUses used;
+    pass_uses_count(ctx, &f->body, &used);
     drop_unused_slices(&f->body, &used);
-    ir_varmap_free(&used);
+    pass_uses_free(&used);
 }
 
 /* ---- exit stores (step 4) and call sites (phase 2) ---- */
@@ -581,7 +576,7 @@ bool pass_convert_tensor_to_tile_ops(Program *p, PassCtx *ctx) {
         vec_free(&vec_loads);
         vec_free(&entry);
         if (!ok) return false;
-        drop_dead_slices(f);
+        drop_dead_slices(ctx, f);
         pass_refresh_loop_results(&f->body);
         if (!exit_stores(ctx, p, f)) return false;
     }

@@ -160,7 +160,7 @@ static ParamDir infer_dir(StmtList *body, const PassAliases *al, const Var *p) {
     return d.read ? PD_INOUT : PD_OUT;
 }
 
-typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; bool failed; PassUses reads; } Outliner;
+typedef struct { PassCtx *ctx; Program *prog; Function *parent; int n; bool failed; PassUses reads, inside; } Outliner;
 
 /* The variables the region defines that something outside it reads: their reads in the whole
  * function (counted once, before any region was outlined: an earlier region cannot read a later
@@ -172,13 +172,12 @@ static void defs_read_outside(Outliner *o, Stmt *scope, const VarSet *defs, VarS
         collect_uses_except(&o->parent->body, scope, outside);
         return;
     }
-    PassUses inside;
-    pass_uses_count(o->ctx, &scope->scope.body, &inside);
+    pass_uses_add(&o->inside, &scope->scope.body);
     for (int i = 0; i < defs->vars.len; i++) {
         Var *v = defs->vars.items[i];
-        if (pass_uses_of(&o->reads, v) > pass_uses_of(&inside, v)) set_add(outside, v);
+        if (pass_uses_of(&o->reads, v) > pass_uses_of(&o->inside, v)) set_add(outside, v);
     }
-    pass_uses_free(&inside);
+    pass_uses_reset(&o->inside, &scope->scope.body);
 }
 
 static const char *kernel_name(Outliner *o, Stmt *scope) {
@@ -339,10 +338,12 @@ bool pass_outline_incore_scopes(Program *p, PassCtx *ctx) {
     for (int i = 0; i < n; i++) {
         Function *f = funcs[i];
         if (f->type != FT_OPAQUE && f->type != FT_ORCHESTRATION) continue;
-        Outliner o = { ctx, p, f, 0, false, { 0 } };
+        Outliner o = { ctx, p, f, 0, false, { 0 }, { 0 } };
         pass_uses_count(ctx, &f->body, &o.reads);
+        pass_uses_init(ctx, &o.inside);
         bool any = outline_list(&o, &f->body);
         pass_uses_free(&o.reads);
+        pass_uses_free(&o.inside);
         if (any && f->type == FT_OPAQUE) ir_func_set_type(f, FT_ORCHESTRATION);
         if (o.failed) { free(funcs); return false; }
     }

@@ -111,10 +111,15 @@ void pass_aliases_build(PassCtx *ctx, StmtList *body, PassAliases *a);
 Var *pass_alias_root(const PassAliases *a, Var *v);
 void pass_aliases_free(PassAliases *a);
 /* How many times each variable is read (EX_VAR occurrences) in a body, indexed by Var id: one walk,
- * so a pass asking "is v used outside this region" per region stays linear. Variables created after
- * the count (id >= n) are not in it: pass_uses_of returns -1 for them (the caller scans instead). */
+ * so a pass asking "is v read outside this region" per region stays linear — the reads of the whole
+ * function less those counted into a second, scratch PassUses over the region (pass_uses_add), which
+ * pass_uses_reset zeroes again in time proportional to the region. Variables created after the count
+ * (id >= n) are not in it: pass_uses_of returns -1 for them (the caller scans instead). */
 typedef struct PassUses { int n; int *count; } PassUses;
-void pass_uses_count(PassCtx *ctx, StmtList *body, PassUses *u);
+void pass_uses_init(PassCtx *ctx, PassUses *u);                       /* all zero, sized for every variable so far */
+void pass_uses_count(PassCtx *ctx, StmtList *body, PassUses *u);       /* init, then add body */
+void pass_uses_add(PassUses *u, StmtList *body);
+void pass_uses_reset(PassUses *u, StmtList *body);
 int pass_uses_of(const PassUses *u, const Var *v);
 void pass_uses_free(PassUses *u);
 /* The argument index whose buffer the call's result reuses (in place), or -1. */

@@ -203,12 +203,24 @@ static void count_use(Expr *e, void *ud) {
     if (e->kind == EX_VAR && e->var->id >= 0 && e->var->id < u->n) u->count[e->var->id]++;
 }
 
-void pass_uses_count(PassCtx *ctx, StmtList *body, PassUses *u) {
+static void zero_use(Expr *e, void *ud) {
+    PassUses *u = ud;
+    if (e->kind == EX_VAR && e->var->id >= 0 && e->var->id < u->n) u->count[e->var->id] = 0;
+}
+
+void pass_uses_init(PassCtx *ctx, PassUses *u) {
     u->n = ctx->ir->next_var_id;
     u->count = calloc((size_t)u->n + 1, sizeof(int));
     PTOC_ASSERT(u->count, "out of memory");
-    ir_visit_exprs(body, count_use, u);
 }
+
+void pass_uses_count(PassCtx *ctx, StmtList *body, PassUses *u) {
+    pass_uses_init(ctx, u);
+    pass_uses_add(u, body);
+}
+
+void pass_uses_add(PassUses *u, StmtList *body) { ir_visit_exprs(body, count_use, u); }
+void pass_uses_reset(PassUses *u, StmtList *body) { ir_visit_exprs(body, zero_use, u); }
 
 int pass_uses_of(const PassUses *u, const Var *v) { return v->id >= 0 && v->id < u->n ? u->count[v->id] : -1; }
 
