@@ -38,7 +38,9 @@
  *   (mad_head per L0 k-step plus one unit per 16 x 16 x K-box fractal, fp32 passes) or its L1 -> L0
  *   extracts (bw_a / bw_b), whichever is longer — they overlap through the ping-pong L0 buffers;
  *   drain = the FIX drain of the accumulator (drain_fixed_cycles + rows x max(drain_row_cycles, row
- *   bytes / bw_drain)). Target numbers. Ties: larger blocks, then larger kb.
+ *   bytes / bw_drain)). Target numbers, at the GM rate one of the function's blocks gets when its largest
+ *   launch streams at once (a call in pl.spmd(core_num=n): min(n, cube cores) blocks, target_share_gm),
+ *   as the simulator runs it. Ties: larger blocks, then larger kb.
  *   A result dtype other than the accumulator's (out_dtype=pl.FP16 / BF16) cannot be carried through
  *   matmul_acc: then K stays one chunk and only M / N are blocked.
  * Hints: PH-L1-001 (done: the matmul's line, operand bytes vs Mat capacity, mb x nb x kb, block and
@@ -385,13 +387,60 @@ static void walk(PassCtx *ctx, Function *f, int64_t others, StmtList *l) {
     }
 }
 
+/* ---------------------------------------------------------------- how many cores stream at once */
+
+/* The blocks of a kernel that run at once share the die's GM bandwidth (docs/sim.md "Shared GM
+ * bandwidth"), so its blocking is judged at the rate one of them gets, as the simulator will run it:
+ * the largest launch of the function — a call inside `pl.spmd(core_num=n)` (AutoSplitCores' or the
+ * user's) runs min(n, cube cores) blocks together, a call outside one block; a core_num that is not a
+ * constant counts as every cube core. */
+typedef struct { const Function *f; int64_t in_scope, most; } Launches;
+
+static void launch_visit(Expr *e, void *ud) {
+    Launches *l = ud;
+    if (e->kind == EX_CALL && e->call.op == OP_NONE && e->call.callee == l->f && l->in_scope > l->most) l->most = l->in_scope;
+}
+
+static void launch_walk(Launches *l, const Target *t, StmtList *body, int64_t blocks) {
+    for (int i = 0; i < body->len; i++) {
+        Stmt *s = body->items[i];
+        StmtList one = { &body->items[i], 1, 1 };
+        int64_t n = t->num_aic;
+        switch (s->kind) {
+        case ST_ASSIGN: case ST_EVAL:
+            l->in_scope = blocks;
+            ir_visit_exprs(&one, launch_visit, l);
+            break;
+        case ST_IF: launch_walk(l, t, &s->if_.then_body, blocks), launch_walk(l, t, &s->if_.else_body, blocks); break;
+        case ST_FOR: launch_walk(l, t, &s->for_.body, blocks); break;
+        case ST_WHILE: launch_walk(l, t, &s->while_.body, blocks); break;
+        case ST_SCOPE:
+            if (s->scope.kind == SC_SPMD && s->scope.core_num && ir_is_const_int(s->scope.core_num, &n) && n < 1) n = 1;
+            launch_walk(l, t, &s->scope.body, s->scope.kind == SC_SPMD ? (n < t->num_aic ? n : t->num_aic) : blocks);
+            break;
+        default: break;
+        }
+    }
+}
+
+static int64_t concurrent_blocks(Program *p, const Function *f, const Target *t) {
+    Launches l = { f, 1, 1 };
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i] != f) launch_walk(&l, t, &p->funcs[i]->body, 1);
+    return l.most;
+}
+
 bool pass_auto_tile_l1(Program *p, PassCtx *ctx) {
     if (ctx->no_auto_l1) return true;
+    const Target *own = ctx->target;
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
-        OtherMat om = { ctx->target, 0 };
+        OtherMat om = { own, 0 };
         ir_visit_exprs(&p->funcs[i]->body, other_mat_visit, &om);
+        Target shared;
+        ctx->target = target_share_gm(own, concurrent_blocks(p, p->funcs[i], own), &shared);
         walk(ctx, p->funcs[i], om.bytes, &p->funcs[i]->body);
+        ctx->target = own;
     }
     return true;
 }

@@ -16,9 +16,10 @@ static const Target targets[2] = {
         .cost = { .bw_a = 129.7, .bw_b = 85.4, .bw_drain = 118.0, .drain_fixed_cycles = 164.0,
                   .drain_row_cycles = 4.45, .drain_penalty_cycles = 2.6, .drain_c0_bytes = 32,
                   .mad_head = 21, .mad_k_fractal_bytes = 32, .mad_fp32_passes = 2 },
-        .bw_gm_to_mat = 90.9, .bw_gm_to_vec = 58.6, .bw_vec_to_gm = 109.4, .bw_mat_to_gm = 18.6,
+        .bw_gm_to_mat = 143.4, .bw_gm_to_vec = 58.6, .bw_vec_to_gm = 109.4, .bw_mat_to_gm = 18.6,
         .bw_acc_to_mat = 74.3, .dma_fixed_cycles = 100.0, .dispatch_cycles = 1480.0, .bw_gm_shared = 2182.0,
-        /* bw_gm_to_mat, bw_gm_shared: calibrated on the published A3 GEMM (docs/sim.md "Calibration") */
+        /* bw_gm_to_mat: one core's GM read port (pto-isa's on-device fit); bw_gm_shared: the die, calibrated on
+           the published A3 GEMM (docs/sim.md "Shared GM bandwidth") */
         .event_ids_per_direction = 8,
         .xcore_flag_cycles = 50.0, .bw_xcore = 0.0, .xcore_pop_cycles = 0.0,   /* data through GM: no on-chip path */
     },

@@ -167,7 +167,7 @@ TEST(test_loop_dedup_and_all_barrier) {
     r = run(k2, gm);
     CHECK(r.ok);
     CHECK_EQ_INT(r.r.races.len + r.r.sync_errors.len, 0);
-    int64_t load = 100 + 91, mov = 64;    /* 8192 B / 90.9 -> 90.1; 8192 / 129.7 -> 63.2 */
+    int64_t load = 100 + 58, mov = 64;    /* 8192 B / 143.4 -> 57.1; 8192 / 129.7 -> 63.2 */
     CHECK_EQ_INT(r.r.cycles, 3 * (load + 1 + mov + 1));
     run_free(&r);
     free(x);
@@ -202,7 +202,7 @@ TEST(test_durations) {
     CHECK_EQ_INT(sim_inst_cycles(t, k, st), 473);                  /* 164 + 32 * (4.45 + 2 * 2.6) = 472.8 */
     MirInst *ld = mir_inst_new(k, MI_TLOAD, PIPE_MTE2);
     ld->dst = c.am; ld->param = 0;
-    CHECK_EQ_INT(sim_inst_cycles(t, k, ld), 191);                  /* 100 + 8192 / 90.9 = 190.1 */
+    CHECK_EQ_INT(sim_inst_cycles(t, k, ld), 158);                  /* 100 + 8192 / 143.4 = 157.1 */
     MirInst *fl = mir_inst_new(k, MI_WAIT_FLAG, PIPE_M);
     CHECK_EQ_INT(sim_inst_cycles(t, k, fl), 0);
     fl->op = MI_SET_FLAG;
@@ -214,9 +214,9 @@ TEST(test_durations) {
     uint16_t *x = rand_fp16(64 * 64, 3);
     void *gm[] = { x, NULL };
     Run r = run(k2, gm);
-    CHECK_EQ_INT(r.r.cycles, 191);
-    CHECK_EQ_INT(r.r.pipe_busy[PIPE_MTE2], 191);
-    CHECK(r.r.trace.len == 1 && r.r.trace.data[0].start == 0 && r.r.trace.data[0].end == 191);
+    CHECK_EQ_INT(r.r.cycles, 158);
+    CHECK_EQ_INT(r.r.pipe_busy[PIPE_MTE2], 158);
+    CHECK(r.r.trace.len == 1 && r.r.trace.data[0].start == 0 && r.r.trace.data[0].end == 158);
     run_free(&r);
     free(x);
     arena_free(ar);

@@ -1,6 +1,6 @@
-# GM-bound single-core K loop on a2a3 (test_overlap.sh): fp16 128 x 256 x 4096 in the walkthrough rung-3
-# form. Per chunk of 256: 192 KiB of loads = ~2449 MTE2 cycles at 78.4 B/cycle vs ~2048 cube cycles, so the
-# best schedule keeps MTE2 busy all the time.
+# Compute-bound single-core K loop on a2a3 (test_overlap.sh): fp16 128 x 256 x 4096 in the walkthrough rung-3
+# form. Per chunk of 256: 192 KiB of loads = 2 x 100 + 196608 / 143.4 = 1571 MTE2 cycles against 2216 cube
+# cycles (8 L0 k-steps of 32: 2048 + 8 x 21), so the stage-2 pipeline keeps the cube busy.
 import pypto.language as pl
 
 @pl.jit
