@@ -174,7 +174,11 @@ static bool deduce_tensor(IrCtx *c, Expr *call) {
                     return fail(c, call, "assemble: source %s at offset %lld does not fit target %s in dim %d",
                                 describe(c, a[1]), (long long)d[i], describe(c, a[0]), i);
         }
-        if (a[0]->type->dtype != a[1]->type->dtype)
+        /* acc_store (AutoTileL1's K-chunked matmul with an FP16 / BF16 result): the source is the FP32
+         * accumulator, which the store converts as a matmul's own result would be (FIXPIPE) */
+        if (a[0]->type->dtype != a[1]->type->dtype &&
+            !(ir_attr_get(&call->call.attrs, "acc_store") && a[1]->type->dtype == DT_FP32 &&
+              store_converts(a[1]->type->dtype, a[0]->type->dtype)))
             return fail(c, call, "assemble: dtype mismatch: target %s, source %s (cast the source first)",
                         describe(c, a[0]), describe(c, a[1]));
         call->type = a[0]->type;

@@ -41,8 +41,9 @@
  *   bytes / bw_drain)). Target numbers, at the GM rate one of the function's blocks gets when its largest
  *   launch streams at once (a call in pl.spmd(core_num=n): min(n, cube cores) blocks, target_share_gm),
  *   as the simulator runs it. Ties: larger blocks, then larger kb.
- *   A result dtype other than the accumulator's (out_dtype=pl.FP16 / BF16) cannot be carried through
- *   matmul_acc: then K stays one chunk and only M / N are blocked.
+ *   A result dtype other than the accumulator's (out_dtype=pl.FP16 / BF16): the blocks accumulate in
+ *   FP32 as any other, and each block's assemble carries attrs {acc_store} — the store converts the
+ *   accumulator (FIXPIPE), one rounding of the whole sum, as the unblocked matmul's result.
  * Hints: PH-L1-001 (done: the matmul's line, operand bytes vs Mat capacity, mb x nb x kb, block and
  *   chunk counts, the double-buffered Mat bytes, the estimate; for a ragged K that fits Mat, why it was
  *   blocked); PH-L1-003 (the driver's: the first blocking did not allocate — the L0 / Mat bytes of
@@ -73,7 +74,8 @@ typedef struct {
     L1Problem p;
     L1Choice ch;
     Win a, b;
-    Expr *kw_out;               /* out_dtype attr source (the original call) */
+    DType res;                  /* the matmul's result dtype: p.c (the accumulator's) or FP16 / BF16, which the
+                                 * final assemble converts to (acc_store) */
     Expr *store_off0, *store_off1;
     bool ragged;                /* fits Mat, but its K is ragged and it does not fit L0 whole (ragged_k_overflows_l0) */
 } L1Job;
@@ -124,7 +126,7 @@ static Expr *chunk(L1Emit *e, const L1Job *j, Expr *acc, Expr *m0, Expr *n0, int
     Expr *b = j->p.b_trans ? slice(e, &j->b, n0, k0, nb, kc, "l1b") : slice(e, &j->b, k0, n0, kc, nb, "l1b");
     Expr *args[3] = { acc, a, b };
     Expr *c = acc ? call(e, OP_TENSOR_MATMUL_ACC, args, 3) : call(e, OP_TENSOR_MATMUL, args + 1, 2);
-    if (!acc) ir_attr_set(ic, &c->call.kwargs, "out_dtype", ir_av_dtype(j->p.c));
+    if (!acc) ir_attr_set(ic, &c->call.kwargs, "out_dtype", ir_av_dtype(j->p.c));   /* the accumulator's */
     if (j->p.a_trans) ir_attr_set(ic, &c->call.kwargs, "a_trans", ir_av_bool(true));
     if (j->p.b_trans) ir_attr_set(ic, &c->call.kwargs, "b_trans", ir_av_bool(true));
     return ir_ref(bind(e, "acc", deduced(e, c)));
@@ -178,7 +180,9 @@ static Expr *block(L1Emit *e, const L1Job *j, Expr *C, Expr *m0, Expr *n0, int64
     }
     Expr *offs[2] = { add(e, j->store_off0, m0), add(e, j->store_off1, n0) };
     Expr *args[3] = { C, acc, ir_tuple(e->ctx->ir, offs, 2) };
-    return ir_ref(bind(e, "l1c", deduced(e, call(e, OP_TENSOR_ASSEMBLE, args, 3))));
+    Expr *as = call(e, OP_TENSOR_ASSEMBLE, args, 3);
+    if (j->res != j->p.c) ir_attr_set(e->ctx->ir, &as->call.attrs, "acc_store", ir_av_bool(true));
+    return ir_ref(bind(e, "l1c", deduced(e, as)));
 }
 
 /* The blocks of one (M segment, N segment): `cm` x `cn` blocks of [mb, nb] from (ms, ns), looped when
@@ -273,16 +277,24 @@ static int find_assemble(Function *f, StmtList *l, int at, Var *x) {
  * rewrite (the blocked matmuls' own chunks are not counted: one block's chunks are live at a time). */
 typedef struct { const Target *t; int64_t bytes; } OtherMat;
 
+static bool ragged_k_overflows_l0(const Target *t, const L1Problem *p);
+
 static void other_mat_visit(Expr *e, void *ud) {
     OtherMat *o = ud;
     if (e->kind != EX_CALL || (e->call.op != OP_TENSOR_MATMUL && e->call.op != OP_TENSOR_MATMUL_ACC)) return;
-    int64_t sum = 0;
-    for (int i = e->call.op == OP_TENSOR_MATMUL_ACC; i < e->call.nargs && i < 3; i++) {
-        int64_t d[2];
+    int64_t sum = 0, d[2][2];
+    int first = e->call.op == OP_TENSOR_MATMUL_ACC;
+    for (int i = first; i < e->call.nargs && i < first + 2; i++) {
         Type *ty = e->call.args[i]->type;
-        if (!ty || ty->kind != TY_TENSOR || ty->rank != 2 || !ir_type_static_dims(ty, d) || !dtype_bytes(ty->dtype)) return;
-        sum += at_l1_mat_bytes(o->t, ty->dtype, d[0], d[1]);
+        if (!ty || ty->kind != TY_TENSOR || ty->rank != 2 || !ir_type_static_dims(ty, d[i - first]) || !dtype_bytes(ty->dtype)) return;
+        sum += at_l1_mat_bytes(o->t, ty->dtype, d[i - first][0], d[i - first][1]);
     }
+    if (first + 2 > e->call.nargs) return;
+    /* a matmul with a ragged K that overflows L0 whole is blocked itself (its chunks are not beside it) */
+    bool at = kw_bool(e, "a_trans"), bt = kw_bool(e, "b_trans");
+    L1Problem p = { d[0][at], d[1][!bt], d[0][!at], e->call.args[first]->type->dtype, e->call.args[first + 1]->type->dtype,
+                    DT_FP32, at, bt };
+    if (e->call.op == OP_TENSOR_MATMUL && ragged_k_overflows_l0(o->t, &p)) return;
     if (sum <= o->t->capacity[MS_MAT]) o->bytes += sum;
 }
 
@@ -334,9 +346,11 @@ static void tile_one(PassCtx *ctx, Function *f, int64_t others, StmtList *l, int
     int64_t cap = t->capacity[MS_MAT];
     L1Job j;
     memset(&j, 0, sizeof j);
-    j.p = (L1Problem){ 0, 0, 0, A->type->dtype, B->type->dtype, c->type->dtype, kw_bool(c, "a_trans"), kw_bool(c, "b_trans"), false };
+    /* the blocks accumulate in the accumulator's dtype; an FP16 / BF16 result is converted by the store */
+    j.res = c->type->dtype;
+    j.p = (L1Problem){ 0, 0, 0, A->type->dtype, B->type->dtype, dtype_is_int(A->type->dtype) ? DT_INT32 : DT_FP32,
+                       kw_bool(c, "a_trans"), kw_bool(c, "b_trans") };
     j.p.M = ad[j.p.a_trans], j.p.K = ad[!j.p.a_trans], j.p.N = bd[!j.p.b_trans];
-    j.p.k_whole = j.p.c != (dtype_is_int(j.p.a) ? DT_INT32 : DT_FP32);
     j.ragged = need <= cap && ragged_k_overflows_l0(t, &j.p);
     if (!cap || (need <= cap && !j.ragged)) return;
     int st = find_assemble(f, l, *at, s->assign.var);

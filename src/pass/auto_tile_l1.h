@@ -13,8 +13,6 @@ typedef struct L1Problem {
     int64_t M, N, K;
     DType a, b, c;
     bool a_trans, b_trans;
-    bool k_whole;               /* the result is not the accumulator dtype (FP16 / BF16 out): no matmul_acc,
-                                 * so K is one chunk and only M / N are blocked */
 } L1Problem;
 
 typedef struct L1Choice {

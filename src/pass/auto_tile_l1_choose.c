@@ -168,14 +168,6 @@ bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *ou
     /* chunks that divide K: no ragged head, one chunk shape (fewer distinct L0 tiles to place) */
     for (int64_t q = 2; q <= 64 && nk < 32; q++)
         if (p->K % q == 0 && (p->K / q) % kal == 0 && p->K / q <= 2048 && p->K / q >= 128) ks[nk++] = p->K / q;
-    if (p->k_whole) {
-        if (p->K % kal) {
-            *why = "its result dtype is not the accumulator's (matmul_acc accumulates K chunks in FP32 / INT32) and K is "
-                   "not a multiple of the cube fractal; say out_dtype=pl.FP32 and cast the result";
-            return false;
-        }
-        ks[0] = p->K, nk = 1;
-    }
     bool found = false;
     for (int i = 0; i < nm; i++)
         for (int j = 0; j < nn; j++)
@@ -194,8 +186,6 @@ bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *ou
                     *out = c, found = true;
             }
     if (!found)
-        *why = p->k_whole ? "its result dtype is not the accumulator's, so K cannot be chunked (matmul_acc accumulates in FP32 / "
-                            "INT32), and no M / N block over all of K fits; say out_dtype=pl.FP32 and cast the result"
-                          : "no output block and K chunk both fit Mat (double-buffered) and form one L0 accumulator block";
+        *why = "no output block and K chunk both fit Mat (double-buffered) and form one L0 accumulator block";
     return found;
 }

@@ -1,7 +1,8 @@
 # A matmul AutoTileMatmulL0 cannot tile (K = 100 is not a multiple of 16) keeps its whole operands in
-# L0 and overflows Left; with an FP16 result K cannot be split into chunks (matmul_acc accumulates in
-# FP32), so AutoTileL1 cannot take the sub-fractal head off either. The capacity error names the
-# untiled matmul, why, and the fix.
+# L0 and overflows Left; with AutoTileL1 off (which would otherwise block it, the sub-fractal K head a
+# matmul of its own: tests/e2e/l1_ragged_k100_fp16_out.py) the capacity error names the untiled matmul,
+# why, and the fix.
+# args: --no-auto-l1
 # expect: Left buffer usage (114688 bytes) exceeds platform limit (65536 bytes)
 # expect: this matmul was left untiled (PH-AT-007): K = 100 is not a multiple of the cube fractal (16); pad K to 112
 import pypto.language as pl
