@@ -6,8 +6,9 @@
  * Produces: for each `x = tensor.matmul(A, B)` (a_trans / b_trans included) whose operands, counted as
  *   ConvertTensorToTileOps lays them out in Mat (rows boxed to 16, columns to 32 bytes), exceed the Mat
  *   capacity (512 KiB on a2a3 and a5) — or that fit Mat but whose K is not a multiple of the cube
- *   fractal and whose operands overflow L0A / L0B whole (AutoTileMatmulL0 leaves such a matmul untiled;
- *   the blocking's sub-fractal K head makes the rest tileable) — and whose only use is
+ *   fractal (or of the 32-row box of a transposed INT8 right operand: k_step) and whose operands overflow
+ *   L0A / L0B whole (AutoTileMatmulL0 leaves such a matmul untiled; the blocking's K head, a matmul of
+ *   its own, makes the rest tileable) — and whose only use is
  *   `y = tensor.assemble(C, x, [o0, o1])`
  *   (a `c[...] = pl.matmul(...)` store): pl.range nests over the full mb x nb output blocks, plus peeled
  *   tail blocks when mb / nb does not divide M / N; each block is
@@ -279,6 +280,13 @@ typedef struct { const Target *t; int64_t bytes; } OtherMat;
 
 static bool ragged_k_overflows_l0(const Target *t, const L1Problem *p);
 
+/* The K step below which AutoTileMatmulL0 leaves a matmul untiled (PH-AT-007): the cube fractal, or a
+ * transposed INT8 right operand's 32-row box (at_trans_box_align). */
+static int64_t k_step(const Target *t, const L1Problem *p) {
+    int64_t boxb = 32 / dtype_bytes(p->b);
+    return p->b_trans && boxb > t->l0_align ? boxb : t->l0_align;
+}
+
 static void other_mat_visit(Expr *e, void *ud) {
     OtherMat *o = ud;
     if (e->kind != EX_CALL || (e->call.op != OP_TENSOR_MATMUL && e->call.op != OP_TENSOR_MATMUL_ACC)) return;
@@ -302,14 +310,16 @@ static void hint_done(PassCtx *ctx, Span sp, const L1Job *j, int64_t need) {
     int64_t bm = (j->p.M + j->ch.mb - 1) / j->ch.mb, bn = (j->p.N + j->ch.nb - 1) / j->ch.nb;
     int64_t chunks = (j->p.K + j->ch.kb - 1) / j->ch.kb;
     if (j->ragged) {
+        int64_t kal = k_step(ctx->target, &j->p);
         pass_hint(ctx, sp, "PH-L1-001",
-                  "matmul [%lld, %lld] x [%lld, %lld]: K is not a multiple of the cube fractal (%lld), so AutoTileMatmulL0 "
+                  "matmul [%lld, %lld] x [%lld, %lld]: K is not a multiple of %lld (%s), so AutoTileMatmulL0 "
                   "cannot tile it, and its operands do not fit L0A / L0B whole: blocked as for L1 into %lld block(s) of "
-                  "%lld x %lld, K in %lld chunk(s) of %lld, the sub-fractal K head of %lld its own matmul (stage-2 "
+                  "%lld x %lld, K in %lld chunk(s) of %lld, the K head of %lld its own matmul (stage-2 "
                   "pipeline, %lld bytes of Mat); estimated %lld cycles",
-                  (long long)j->p.M, (long long)j->p.K, (long long)j->p.K, (long long)j->p.N, (long long)ctx->target->l0_align,
+                  (long long)j->p.M, (long long)j->p.K, (long long)j->p.K, (long long)j->p.N, (long long)kal,
+                  kal == ctx->target->l0_align ? "the cube fractal" : "the box rows of its transposed INT8 right operand",
                   (long long)(bm * bn), (long long)j->ch.mb, (long long)j->ch.nb, (long long)chunks, (long long)j->ch.kb,
-                  (long long)(j->p.K % ctx->target->l0_align), (long long)j->ch.mat_bytes, (long long)j->ch.cycles);
+                  (long long)(j->p.K % j->ch.kal), (long long)j->ch.mat_bytes, (long long)j->ch.cycles);
         return;
     }
     pass_hint(ctx, sp, "PH-L1-001",
@@ -323,8 +333,8 @@ static void hint_done(PassCtx *ctx, Span sp, const L1Job *j, int64_t need) {
 /* A matmul whose K is not a multiple of the cube fractal stays untiled in AutoTileMatmulL0, whole in
  * L0A / L0B: does it overflow them? (Then the blocking's sub-fractal K head makes it tileable.) */
 static bool ragged_k_overflows_l0(const Target *t, const L1Problem *p) {
-    if (p->K % t->l0_align == 0) return false;
     int64_t ea = dtype_bytes(p->a), eb = dtype_bytes(p->b), boxa = 32 / ea, boxb = 32 / eb;
+    if (p->K % k_step(t, p) == 0) return false;
     int64_t left = (p->M + 15) / 16 * 16 * ((p->K + boxa - 1) / boxa * boxa) * ea;
     int64_t right = (p->K + boxb - 1) / boxb * boxb * ((p->N + 15) / 16 * 16) * eb;
     return left > t->capacity[MS_LEFT] || right > t->capacity[MS_RIGHT];

@@ -7,8 +7,7 @@
  *       builds, budgets halved) — full and tail blocks alike — with the L0 bytes its tiles will occupy
  *       (head chunk included) within L0A / L0B; scores each by
  *       sum over blocks of (first chunk load + chunks x max(cube, GM->L1 load) + drain). A transposed
- *       INT8 left operand needs every M block on its 32-row boxes: with M not a multiple of 32 nothing is
- *       chosen (the hint says so). */
+ *       INT8 left operand's M blocks are multiples of its 32-row boxes; the M tail is padded to them. */
 #include "pass/auto_tile_l1.h"
 #include "tile/tile.h"
 
@@ -58,8 +57,9 @@ static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int
     int64_t ea = dtype_bytes(p->a), eb = dtype_bytes(p->b);
     if (p->a_trans && 32 / ea > t->l0_align) o.lhs_zn_rows = 32 / ea;
     if (p->b_trans && 32 / eb > t->l0_align) o.rhs_zn_rows = 32 / eb;
-    if (o.lhs_zn_rows && m % o.lhs_zn_rows) return false;
-    m = align_up(m, 16);                      /* the left operand's rows are boxed to 16 (ConvertTensorToTileOps) */
+    /* the left operand's rows are boxed to 16 (ConvertTensorToTileOps), a transposed INT8 one's to its 32
+     * (the M tail block's Mat tile is padded to them, as a whole matmul's is) */
+    m = align_up(m, o.lhs_zn_rows > 16 ? o.lhs_zn_rows : 16);
     if (n < t->l0_min) return false;          /* below the cube minimum: PH-AT-005, untiled */
     L0TileConfig cfg;
     tile_pass_config(&cfg, t, m, n, k, p->a, p->b, p->c, &o);
@@ -153,15 +153,11 @@ bool at_l1_choose(PassCtx *ctx, const L1Problem *p, int64_t budget, L1Choice *ou
     int64_t kal = t->l0_align, eb = dtype_bytes(p->b), ea = dtype_bytes(p->a);
     if (p->b_trans && 32 / eb > kal) kal = 32 / eb;
     if (32 / ea > kal) kal = 32 / ea;         /* an INT8 K steps by its 32-byte box */
+    /* a transposed INT8 A is boxed in 32 rows along M: its blocks start on whole boxes, the M tail's Mat
+     * tile is padded to them (as a whole matmul's is) */
     int64_t zn = p->a_trans && 32 / ea > t->l0_align ? 32 / ea : 0;
-    if (zn && p->M % zn) {       /* every block of a transposed INT8 A starts and ends on its 32-row boxes */
-        *why = arena_printf(ctx->ir->arena, "M = %lld is not a multiple of %lld, the box rows of its transposed %s left operand, "
-                            "so no M block tiles it (pad M to %lld with zeros, or pass the left operand untransposed)",
-                            (long long)p->M, (long long)zn, dtype_name(p->a), (long long)align_up(p->M, zn));
-        return false;
-    }
     int64_t ms[32], ns[32], ks[48];
-    int nm = extent_candidates(p->M, 16, ms), nn = extent_candidates(p->N, 16, ns), nk = 0;
+    int nm = extent_candidates(p->M, zn ? zn : 16, ms), nn = extent_candidates(p->N, 16, ns), nk = 0;
     int64_t kfull = p->K / kal * kal;
     for (int64_t v = kal; v <= 2048 && v < kfull; v *= 2) ks[nk++] = v;
     if (kfull > 0 && kfull <= 2048) ks[nk++] = kfull;

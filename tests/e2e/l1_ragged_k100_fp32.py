@@ -3,7 +3,7 @@
 # blocks it like an overflowing one — a 4-element sub-fractal K head as its own small matmul, then
 # fractal-aligned chunks — and says so. Must match the interpreter, race-free.
 # expect-json: "PH-L1-001
-# expect-json: K is not a multiple of the cube fractal (16), so AutoTileMatmulL0 cannot tile it
+# expect-json: K is not a multiple of 16 (the cube fractal), so AutoTileMatmulL0 cannot tile it
 # expect-json: "races":0
 import pypto.language as pl
 
