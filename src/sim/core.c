@@ -62,6 +62,9 @@ void sim_core_free(SimCore *c) {
     vec_free(&c->fa); vec_free(&c->fb); vec_free(&c->fc);
     vec_free(&c->ia); vec_free(&c->ib); vec_free(&c->ic);
     vec_free(&c->vrow);
+    sim_gm_rec_release(c->gm_rec_spare);
+    for (int i = 0; i < MS_COUNT; i++) sim_rmap_free(c->rmap_spare[i]);
+    sim_rmap_free(c->gm_rmap_spare);
     free(c);
 }
 

@@ -31,6 +31,20 @@ static const int8_t slot_of[PIPE_COUNT] = {
 
 void sim_gm_shadow_release(SimGmShadow *g) { sim_rmap_free(g); }
 
+/* A run's shadow maps come from its core's spares (the previous run's, reset: no allocation, no
+ * clearing of what that run did not touch) and go back to them. */
+static SimRaceMap *map_take(SimRaceMap **spare, int64_t granules, bool whole) {
+    SimRaceMap *m = spare ? *spare : NULL;          /* spare NULL: a run without a core (unit tests) */
+    if (spare) *spare = NULL;
+    return m ? sim_rmap_reset(m, granules, whole) : sim_rmap_new(granules, whole);
+}
+
+static void map_park(SimRaceMap **spare, SimRaceMap *m) {
+    if (!m) return;
+    if (!spare || *spare) sim_rmap_free(m);
+    else *spare = m;
+}
+
 /* gm_written[p]: some instruction of the kernel writes GM parameter p. In a run of its own, reads of
  * a parameter nothing writes cannot conflict (only writes and Acc reads are checked against readers),
  * so they skip the shadow: the operand reads of a large matmul are most of its GM traffic, each row
@@ -60,7 +74,7 @@ void sim_race_init(SimRun *s) {
         s->gm_len[p] = q->is_tensor ? elems * dtype_bytes(q->dtype) / SIM_GRANULE + 1 : 0;
         total += s->gm_len[p];
     }
-    s->gm_own = sim_rmap_new(total, false);
+    s->gm_own = map_take(s->c ? &s->c->gm_rmap_spare : NULL, total, false);
     s->gm_map = s->gm_own;
     s->gm_written = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
     mark_written(s, &s->k->body);
@@ -111,10 +125,10 @@ void sim_race_free(SimRun *s) {
     vec_free(&s->reported);
     sim_gm_rec_free(s);
     for (int m = 0; m < MS_COUNT; m++) {
-        sim_rmap_free(s->chip[m]);
+        map_park(s->c ? &s->c->rmap_spare[m] : NULL, s->chip[m]);
         s->chip[m] = NULL;
     }
-    sim_rmap_free(s->gm_own);
+    map_park(s->c ? &s->c->gm_rmap_spare : NULL, s->gm_own);
     s->gm_own = NULL;
 }
 
@@ -125,7 +139,7 @@ static SimRaceMap *shadow_for(SimRun *s, const MirAccess *a, int64_t *base) {
         return s->gm_map;
     }
     *base = 0;
-    if (!s->chip[a->space]) s->chip[a->space] = sim_rmap_new(s->c->size[a->space] / SIM_GRANULE + 1, true);
+    if (!s->chip[a->space]) s->chip[a->space] = map_take(&s->c->rmap_spare[a->space], s->c->size[a->space] / SIM_GRANULE + 1, true);
     return s->chip[a->space];
 }
 

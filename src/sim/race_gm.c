@@ -20,7 +20,7 @@ typedef struct { int64_t lo, hi; } GmRange;
 typedef VEC(GmRange) GmRangeVec;
 
 /* Per key: the sorted disjoint set and the ranges set aside. */
-struct SimGmRec { int nkeys; GmRangeVec *set, *aside; int *hint; };
+struct SimGmRec { int nkeys, cap; GmRangeVec *set, *aside; int *hint; };   /* cap: keys allocated */
 
 static int key_of(int param, bool write, bool atomic) { return param * 4 + (write ? 2 : 0) + (atomic ? 1 : 0); }
 
@@ -58,14 +58,26 @@ static int first_reaching(const GmRangeVec *v, int64_t at, int hint) {
     return lo;
 }
 
+/* A run's sets: the core's spare ones (the previous run's, emptied: no allocation per run when the
+ * kernels have as many parameters), else new ones. */
 static void rec_new(SimRun *s) {
-    s->gm_rec = calloc(1, sizeof *s->gm_rec);
-    PTOC_ASSERT(s->gm_rec != NULL, "out of memory");
-    int n = s->gm_rec->nkeys = key_of(s->k->nparams, false, false);
-    s->gm_rec->set = calloc((size_t)n, sizeof(GmRangeVec));
-    s->gm_rec->aside = calloc((size_t)n, sizeof(GmRangeVec));
-    s->gm_rec->hint = calloc((size_t)n, sizeof(int));
-    PTOC_ASSERT(s->gm_rec->set && s->gm_rec->aside && s->gm_rec->hint, "out of memory");
+    int n = key_of(s->k->nparams, false, false);
+    SimGmRec *g = s->c ? s->c->gm_rec_spare : NULL;   /* a run without a core (unit tests): no spare */
+    if (g && g->cap >= n) {
+        s->c->gm_rec_spare = NULL;
+        for (int key = 0; key < n; key++) g->set[key].len = g->aside[key].len = g->hint[key] = 0;
+        g->nkeys = n;
+        s->gm_rec = g;
+        return;
+    }
+    g = calloc(1, sizeof *g);
+    PTOC_ASSERT(g != NULL, "out of memory");
+    g->nkeys = g->cap = n;
+    g->set = calloc((size_t)n, sizeof(GmRangeVec));
+    g->aside = calloc((size_t)n, sizeof(GmRangeVec));
+    g->hint = calloc((size_t)n, sizeof(int));
+    PTOC_ASSERT(g->set && g->aside && g->hint, "out of memory");
+    s->gm_rec = g;
 }
 
 /* Records that elements [lo, hi) of GM parameter `param` were touched. */
@@ -122,13 +134,25 @@ void sim_gm_coalesce(SimRun *s) {
     sim_gm_rec_free(s);
 }
 
-void sim_gm_rec_free(SimRun *s) {
-    SimGmRec *g = s->gm_rec;
+void sim_gm_rec_release(SimGmRec *g) {
     if (!g) return;
-    for (int key = 0; key < g->nkeys; key++) { vec_free(&g->set[key]); vec_free(&g->aside[key]); }
+    for (int key = 0; key < g->cap; key++) { vec_free(&g->set[key]); vec_free(&g->aside[key]); }
     free(g->set);
     free(g->aside);
     free(g->hint);
     free(g);
+}
+
+/* The run's sets go back to its core for the next run (the larger of two kept; a set that grew past
+ * 64 K ranges is freed rather than kept) */
+void sim_gm_rec_free(SimRun *s) {
+    SimGmRec *g = s->gm_rec;
+    if (!g) return;
     s->gm_rec = NULL;
+    bool big = false;
+    for (int key = 0; key < g->cap && !big; key++) big = g->set[key].cap > 65536 || g->aside[key].cap > 65536;
+    SimGmRec *old = s->c ? s->c->gm_rec_spare : NULL;
+    if (!s->c || big || (old && old->cap >= g->cap)) { sim_gm_rec_release(g); return; }
+    sim_gm_rec_release(old);
+    s->c->gm_rec_spare = g;
 }

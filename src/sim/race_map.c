@@ -131,10 +131,7 @@ static void *map_alloc(SimRaceMap *m, size_t size) {
 #define MAP_NEW(m, T) ((T *)map_alloc((m), sizeof(T)))
 #define MAP_ARRAY(m, T, n) ((T *)map_alloc((m), sizeof(T) * (size_t)(n)))
 
-SimRaceMap *sim_rmap_new(int64_t granules, bool whole) {
-    PTOC_ASSERT(granules >= 0, "race map of %lld granules", (long long)granules);
-    SimRaceMap *m = calloc(1, sizeof *m);
-    PTOC_ASSERT(m != NULL, "out of memory (race shadow)");
+static void map_init(SimRaceMap *m, int64_t granules, bool whole) {
     m->granules = granules;
     m->page_bits = PAGE_BITS;
     m->dense_at = DENSE_AT;
@@ -145,6 +142,27 @@ SimRaceMap *sim_rmap_new(int64_t granules, bool whole) {
     }
     m->npages = (granules + ((int64_t)1 << m->page_bits) - 1) >> m->page_bits;
     m->dir = MAP_ARRAY(m, Page **, (m->npages >> DIR_BITS) + 1);
+}
+
+SimRaceMap *sim_rmap_new(int64_t granules, bool whole) {
+    PTOC_ASSERT(granules >= 0, "race map of %lld granules", (long long)granules);
+    SimRaceMap *m = calloc(1, sizeof *m);
+    PTOC_ASSERT(m != NULL, "out of memory (race shadow)");
+    map_init(m, granules, whole);
+    return m;
+}
+
+SimRaceMap *sim_rmap_reset(SimRaceMap *m, int64_t granules, bool whole) {
+    PTOC_ASSERT(granules >= 0, "race map of %lld granules", (long long)granules);
+    Chunk *last = m->mem;                        /* newest first: keep the oldest (the first allocated) */
+    while (last && last->next) {
+        Chunk *c = last;
+        last = c->next;
+        chunk_put(c);
+    }
+    m->mem = last;
+    if (last) last->used = 0, last->next = NULL;
+    map_init(m, granules, whole);                /* map_alloc zeroes what it hands out */
     return m;
 }
 

@@ -27,6 +27,9 @@ typedef struct SimRaceMap SimRaceMap;
 SimRaceMap *sim_rmap_new(int64_t granules, bool whole);
 void sim_rmap_free(SimRaceMap *m);
 int64_t sim_rmap_size(const SimRaceMap *m);
+/* m as sim_rmap_new(granules, whole) made it, all zero again, reusing its memory (the first chunk's
+ * worth; the rest goes back): a core's on-chip maps serve run after run. */
+SimRaceMap *sim_rmap_reset(SimRaceMap *m, int64_t granules, bool whole);
 
 /* Called with the state before the access of each run of equal states in the accessed range, in
  * granule order; never with the zero state (nothing to check against). A run may be reported in

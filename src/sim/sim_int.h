@@ -34,6 +34,9 @@ struct SimCore {
     VEC(double) vrow;            /* vector unit scratch: dense rows (vec.c) */
     struct SimFlag *flags;       /* PIPE_COUNT² × SIM_MAX_EVENTS, all clear between runs: a run's flag table,
                                   * kept with the core so no run zeroes 300 KiB (sim_run_prepare / cleanup) */
+    struct SimGmRec *gm_rec_spare;   /* the last run's GM footprint sets, emptied, for the next run (race_gm.c) */
+    struct SimRaceMap *rmap_spare[MS_COUNT];   /* the last run's race shadows (race.c): on-chip spaces, and */
+    struct SimRaceMap *gm_rmap_spare;          /* a run's own GM shadow; reset, not reallocated, by the next */
 };
 
 /* A buffer's layout as two separable tables: element offset of (i, j) = roff[i] + coff[j]
@@ -237,7 +240,8 @@ void sim_record_gm(SimRun *s, int param, int64_t lo, int64_t hi, bool write, boo
 /* Whether elements [lo, hi) of the parameter lie inside one range recorded so far (a window re-read). */
 bool sim_gm_covered(SimRun *s, int param, int64_t lo, int64_t hi, bool write, bool atomic);
 void sim_gm_coalesce(SimRun *s);
-void sim_gm_rec_free(SimRun *s);
+void sim_gm_rec_free(SimRun *s);          /* the run's sets, emptied, to its core's spare */
+void sim_gm_rec_release(SimGmRec *g);     /* frees them (NULL: nothing) */
 /* vec.c: vector instructions. sim_vop_check validates an MI_VOP's operands, dtypes, valid shapes
  * and mode when it is issued (hard error naming the op and the shapes); sim_exec_vop executes it. */
 bool sim_vop_check(SimRun *s, const MirInst *i);

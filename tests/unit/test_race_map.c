@@ -232,8 +232,53 @@ TEST(gm_covered) {
     vec_free(&r.gm);
 }
 
+/* A reset map is a new one: all zero (whatever the last use left, a dense page included), then the
+ * same states as the dense model, at another size and kind; fails when reset keeps a page or a
+ * directory block of the previous use. */
+static int reset_round(SimRaceMap *m, int64_t nb, int ops, int self0) {
+    SimShadow *ref = calloc((size_t)nb, sizeof *ref);
+    static Seen a, b;
+    int bad = 0;
+    for (int op = 0; op < ops; op++) {
+        int64_t g0 = (int64_t)(rnd() % (uint64_t)nb), len = (int64_t)(rnd() % 300) + 1;
+        if (op % 5 == 0) len = 1;                                   /* scattered: pages turn dense */
+        if (g0 + len > nb) len = nb - g0;
+        bool write = rnd() % 3 == 0;
+        int slot = (int)(rnd() % SIM_SLOTS);
+        a.n = b.n = 0;
+        dense(ref, g0, g0 + len - 1, write, self0 + op, slot, &a);
+        sim_rmap_access(m, g0, g0 + len - 1, write, self0 + op, slot, record, &b);
+        if (a.n != b.n || memcmp(a.v, b.v, sizeof(SimShadow) * (size_t)a.n) != 0) bad++;
+    }
+    for (int64_t g = 0; g < nb; g++) {
+        SimShadow x = sim_rmap_get(m, g);
+        if (memcmp(&x, &ref[g], sizeof x) != 0) bad++;
+    }
+    free(ref);
+    return bad;
+}
+
+TEST(reset_is_new) {
+    SimRaceMap *m = sim_rmap_new(100000, false);
+    CHECK_EQ_INT(reset_round(m, 100000, 3000, 1), 0);
+    m = sim_rmap_reset(m, 6000, true);                              /* another size, one whole page */
+    CHECK_EQ_INT(sim_rmap_size(m), 6000);
+    static Seen v;
+    v.n = 0;
+    sim_rmap_visit(m, 0, 5999, record, &v);
+    CHECK_EQ_INT(v.n, 0);                                           /* nothing of the first use */
+    CHECK_EQ_INT(reset_round(m, 6000, 3000, 5000), 0);
+    m = sim_rmap_reset(m, 100000, false);
+    v.n = 0;
+    sim_rmap_visit(m, 0, 99999, record, &v);
+    CHECK_EQ_INT(v.n, 0);
+    CHECK_EQ_INT(reset_round(m, 100000, 500, 9000), 0);
+    sim_rmap_free(m);
+}
+
 int main(void) {
     RUN(large_map_directory_blocks);
+    RUN(reset_is_new);
     RUN(random_against_dense);
     RUN(whole_tile_accesses);
     RUN(gm_footprint_against_sort);
