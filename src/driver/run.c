@@ -150,7 +150,7 @@ static bool block_exec(void *ud, const RtKernelCall *call, int64_t *cycles, void
         return false;
     }
     Target timing;
-    SimOptions so = { s->opt.race_check && !getenv("XNOSIM"), call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
+    SimOptions so = { s->opt.race_check, call->gm_sink != NULL, drv_timeline_on(s), call->block_idx, call->block_num,
                       drv_block_timing(s, k->core, call->block_num, 1, &timing),
                       s->opt.timing_only };
     DrvBlockRec *rec = calloc(1, sizeof *rec);
@@ -454,7 +454,7 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     if (s->golden_beside) threads = host_threads(threads) > 2 ? host_threads(threads) - 1 : 1;
     RtOptions ro = { .target = s->opt.target, .threads = threads,
                      .hooks = &block_hooks,
-                     .capture_deps = s->opt.capture_deps, .race_check = s->opt.race_check && !getenv("XNORT"), .timing_only = s->opt.timing_only };
+                     .capture_deps = s->opt.capture_deps, .race_check = s->opt.race_check, .timing_only = s->opt.timing_only };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();
