@@ -110,12 +110,17 @@ static double block_cycles(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t 
 /* The candidates of one extent: powers of two from the alignment up to 512, each also balanced (the
  * same number of blocks, sized ceil(ext / blocks) aligned up, so a ragged tail is not a sliver), and
  * the extent itself when no larger than 512 (one block covers it). */
+/* Block sizes for an extent: powers of two from al up to 512, each also balanced (the same block count,
+ * the size ceil(ext / blocks) aligned to al) and, when its tail would be under the cube minimum (16:
+ * such a tail block cannot be tiled — FP32's N = 4614 leaves 6 after every power of two), one
+ * alignment step smaller; and the whole extent when at most 512. */
 static int extent_candidates(int64_t ext, int64_t al, int64_t *out) {
     int n = 0;
     for (int64_t v = al; v <= 512 && v < ext; v *= 2) {
         int64_t blocks = (ext + v - 1) / v, bal = align_up((ext + blocks - 1) / blocks, al);
         out[n++] = v;
         if (bal != v && bal < ext) out[n++] = bal;
+        if (ext % v && ext % v < 16 && v - al >= al && ext % (v - al) >= 16) out[n++] = v - al;
     }
     if (ext <= 512) out[n++] = ext;
     return n;
