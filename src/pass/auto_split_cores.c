@@ -17,7 +17,8 @@
  *   the per-core block, the cores and the estimated gain; PH-SC-002 names why a region whose matmul
  *   would pay was left whole. Then the split-K lint (auto_split_lint.c, PH-SC-003).
  * Does: only orchestration functions; regions already under a pl.spmd are the user's and stay. A
- *   grid only splits into 16-aligned blocks that divide M and N, so no block is ragged. */
+ *   grid only splits into 16-aligned blocks that divide M and N, so no block is ragged; where none
+ *   exists but an uneven grid would pay (split_plan_uneven), PH-SC-002 says so, with the fix. */
 #include "pass/auto_split.h"
 
 #include <string.h>
@@ -141,6 +142,17 @@ static void try_region(PassCtx *ctx, Function *f, SplitReads *reads, StmtList *l
     sh.vec_bytes_per_output = 3 * ab + r.full_operands * ab;    /* ring slots x 2, a temporary, the operands */
     SplitPlan p;
     if (!split_plan(ctx->target, cores, &sh, &p)) {
+        SplitPlan u;
+        if (ok && p.gm * p.gn == 1 && split_plan_uneven(ctx->target, cores, &sh, &u)) {
+            pass_hint(ctx, mm->span, "PH-SC-002",
+                      "region '%s' (matmul [%lld, %lld] x K %lld) is not split across cores: AutoSplitCores splits only into "
+                      "equal 16-aligned blocks that divide M and N, and none of at most %d does; a %d x %d grid of blocks of "
+                      "about [%lld, %lld] would take an estimated %.1f us instead of %.1f us. Write the split yourself with "
+                      "`for i in pl.spmd(N)` (examples/spmd_rows.py), or pad M / N to multiples of 16 x the grid",
+                      region_name(scope), (long long)r.M, (long long)r.N, (long long)r.K, cores, u.gm, u.gn, (long long)u.bm,
+                      (long long)u.bn, us(ctx->target, u.tn), us(ctx->target, u.t1));
+            return;
+        }
         if (ok && sh.epilogue && p.gm * p.gn == 1) {
             SplitShape cube = sh;                                /* would the matmul alone have split? */
             cube.epilogue = false;

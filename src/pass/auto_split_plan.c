@@ -52,8 +52,13 @@ static bool better(const SplitPlan *a, const SplitPlan *b) {
 }
 
 /* The block size of a dimension split g ways, or 0 when g does not divide it into 16-aligned blocks. */
-static int64_t block_of(int64_t dim, int g) {
+static int64_t block_of(int64_t dim, int g, bool uneven) {
     if (g == 1) return dim;
+    if (uneven) {                                 /* ceil(dim / g) aligned to 16; every block non-empty */
+        int64_t b = (dim + g - 1) / g;
+        b = (b + 15) / 16 * 16;
+        return b * (g - 1) < dim ? b : 0;
+    }
     if (dim % g != 0) return 0;
     int64_t b = dim / g;
     return b % 16 == 0 ? b : 0;
@@ -67,7 +72,7 @@ static bool vec_fits(const Target *t, const SplitShape *s, int64_t bm, int64_t b
     return (double)(bm / 2) * (double)bn * s->vec_bytes_per_output <= (double)t->capacity[MS_VEC];
 }
 
-bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out) {
+static bool plan(const Target *t, int cores, const SplitShape *s, bool uneven, SplitPlan *out) {
     double tr;
     int64_t M = s->M, N = s->N, K = s->K;
     DType in = s->in, acc = s->acc;
@@ -77,10 +82,10 @@ bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out)
     best.traffic = tr;
     double t1 = best.t1;
     for (int gm = 1; gm <= cores; gm++) {
-        int64_t bm = block_of(M, gm);
+        int64_t bm = block_of(M, gm, uneven);
         if (!bm) continue;
         for (int gn = 1; gm * gn <= cores; gn++) {
-            int64_t bn = block_of(N, gn);
+            int64_t bn = block_of(N, gn, uneven);
             if (!bn || (gm * gn > 1 && (double)bm * (double)bn < SPLIT_MIN_BLOCK_OUTPUTS)) continue;
             if (gm * gn > 1 && !vec_fits(t, s, bm, bn)) continue;
             SplitPlan c = { .gm = gm, .gn = gn, .bm = bm, .bn = bn, .t1 = t1 };
@@ -93,3 +98,7 @@ bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out)
     *out = best;
     return best.gm * best.gn > 1 && best.t1 >= SPLIT_MIN_GAIN * best.tn;
 }
+
+bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out) { return plan(t, cores, s, false, out); }
+
+bool split_plan_uneven(const Target *t, int cores, const SplitShape *s, SplitPlan *out) { return plan(t, cores, s, true, out); }
