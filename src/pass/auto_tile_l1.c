@@ -58,6 +58,7 @@
  *   (PassCtx.no_auto_l1), are left alone; a matmul whose operands fit is never touched. */
 #include "pass/auto_tile_l1.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -418,11 +419,25 @@ static void walk(PassCtx *ctx, Function *f, int64_t others, StmtList *l) {
  * the largest launch of the function — a call inside `pl.spmd(core_num=n)` (AutoSplitCores' or the
  * user's) runs min(n, cube cores) blocks together, a call outside one block; a core_num that is not a
  * constant counts as every cube core. */
-typedef struct { const Function *f; int64_t in_scope, most; } Launches;
+typedef struct { const Program *p; int64_t *most; int64_t in_scope; } Launches;   /* most[i]: p->funcs[i]'s */
+
+/* The index of f in p->funcs (kept sorted by name). */
+static int func_index(const Program *p, const Function *f) {
+    int lo = 0, hi = p->nfuncs;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2, c = strcmp(p->funcs[mid]->name, f->name);
+        if (c == 0) return p->funcs[mid] == f ? mid : -1;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
 
 static void launch_visit(Expr *e, void *ud) {
     Launches *l = ud;
-    if (e->kind == EX_CALL && e->call.op == OP_NONE && e->call.callee == l->f && l->in_scope > l->most) l->most = l->in_scope;
+    if (e->kind != EX_CALL || e->call.op != OP_NONE || !e->call.callee) return;
+    int i = func_index(l->p, e->call.callee);
+    if (i >= 0 && l->in_scope > l->most[i]) l->most[i] = l->in_scope;
 }
 
 static void launch_walk(Launches *l, const Target *t, StmtList *body, int64_t blocks) {
@@ -447,24 +462,29 @@ static void launch_walk(Launches *l, const Target *t, StmtList *body, int64_t bl
     }
 }
 
-static int64_t concurrent_blocks(Program *p, const Function *f, const Target *t) {
-    Launches l = { f, 1, 1 };
-    for (int i = 0; i < p->nfuncs; i++)
-        if (p->funcs[i] != f) launch_walk(&l, t, &p->funcs[i]->body, 1);
-    return l.most;
+/* Every function's largest launch (1 when never called inside a pl.spmd), in one walk of the program. */
+static int64_t *concurrent_blocks(Program *p, const Target *t) {
+    int64_t *most = malloc(sizeof(int64_t) * (size_t)(p->nfuncs ? p->nfuncs : 1));
+    PTOC_ASSERT(most, "out of memory");
+    for (int i = 0; i < p->nfuncs; i++) most[i] = 1;
+    Launches l = { p, most, 1 };
+    for (int i = 0; i < p->nfuncs; i++) launch_walk(&l, t, &p->funcs[i]->body, 1);
+    return most;
 }
 
 bool pass_auto_tile_l1(Program *p, PassCtx *ctx) {
     if (ctx->no_auto_l1) return true;
     const Target *own = ctx->target;
+    int64_t *streaming = concurrent_blocks(p, own);
     for (int i = 0; i < p->nfuncs; i++) {
         if (!ir_functype_is_incore(p->funcs[i]->type)) continue;
         OtherMat om = { own, 0 };
         ir_visit_exprs(&p->funcs[i]->body, other_mat_visit, &om);
         Target shared;
-        ctx->target = target_share_gm(own, concurrent_blocks(p, p->funcs[i], own), &shared);
-        walk(ctx, p->funcs[i], om.bytes, &p->funcs[i]->body);
+        ctx->target = target_share_gm(own, streaming[i], &shared);
+        walk(ctx, p->funcs[i], om.bytes, &p->funcs[i]->body);   /* adds no function: the indices hold */
         ctx->target = own;
     }
+    free(streaming);
     return true;
 }

@@ -107,9 +107,6 @@ static double block_cycles(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t 
     return load + (double)chunks * step + drain;
 }
 
-/* The candidates of one extent: powers of two from the alignment up to 512, each also balanced (the
- * same number of blocks, sized ceil(ext / blocks) aligned up, so a ragged tail is not a sliver), and
- * the extent itself when no larger than 512 (one block covers it). */
 /* Block sizes for an extent: powers of two from al up to 512, each also balanced (the same block count,
  * the size ceil(ext / blocks) aligned to al) and, when its tail would be under the cube minimum (16:
  * such a tail block cannot be tiled — FP32's N = 4614 leaves 6 after every power of two), one
