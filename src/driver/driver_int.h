@@ -54,7 +54,7 @@ struct DrvSession {
     pthread_mutex_t lock;           /* guards pool and run statistics during rt_run */
     VEC(DrvCore) pool;
     PtoCheck *ptocheck;             /* --check-pto-isa recording during a run (pto_check.c), else NULL */
-    bool golden_beside;             /* the golden run is on a thread of its own during execute() */
+    void *golden_beside;            /* during execute(): the golden run, a runtime worker's first job */
     DrvTimeline *timeline;   /* timeline.c: per-core pipe spans of the last run (NULL: none) */
 };
 

@@ -17,6 +17,7 @@
  * comparison; the simulator and the runtime then never touch the buffers. */
 #include "driver/driver_int.h"
 #include "driver/pto_check.h"
+#include "base/thread.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -37,7 +38,7 @@ void drv_run_jobs(void *jobs, size_t size, int n, void *(*fn)(void *)) {
     PTOC_ASSERT(n >= 1 && n <= MAX_JOBS, "%d host jobs", n);
     pthread_t th[MAX_JOBS];
     bool started[MAX_JOBS] = { false };
-    for (int t = 1; t < n; t++) started[t] = pthread_create(&th[t], NULL, fn, (char *)jobs + (size_t)t * size) == 0;
+    for (int t = 1; t < n; t++) started[t] = base_thread_start(&th[t], fn, (char *)jobs + (size_t)t * size) == 0;
     fn(jobs);
     for (int t = 1; t < n; t++) {
         if (started[t]) pthread_join(th[t], NULL);
@@ -418,16 +419,16 @@ typedef struct GoldenJob {
     DrvSession *s;
     void **gold;
     DiagSink diag;
-    bool ok;
+    bool ran, ok;
     double seconds;
 } GoldenJob;
 
-static void *golden_thread(void *p) {
+static void golden_job(void *p) {
     GoldenJob *j = p;
     double t0 = base_now_seconds();
     j->ok = golden_run(j->s, j->gold, &j->diag);
     j->seconds = base_now_seconds() - t0;
-    return NULL;
+    j->ran = true;
 }
 
 /* d := d[0, mark) + ins + (keep_rest ? d[mark, end) : nothing); ins is emptied. */
@@ -448,13 +449,13 @@ static void diag_splice(DiagSink *d, int mark, DiagSink *ins, bool keep_rest) {
 }
 
 static bool execute(DrvSession *s, void **bufs, int nbufs) {
-    /* the pto-isa replay records blocks in run order; beside the golden run's thread the simulation
-     * takes one thread fewer (three busy threads on two cores made both slower than two) */
-    int threads = s->ptocheck ? 1 : s->opt.threads;
-    if (s->golden_beside) threads = host_threads(threads) > 2 ? host_threads(threads) - 1 : 1;
+    /* the pto-isa replay records blocks in run order; the golden run beside the simulation is the
+     * first job of one of the runtime's workers, which then simulates too */
+    int threads = s->ptocheck ? 1 : s->golden_beside ? host_threads(s->opt.threads) : s->opt.threads;
     RtOptions ro = { .target = s->opt.target, .threads = threads,
                      .hooks = &block_hooks,
-                     .capture_deps = s->opt.capture_deps, .race_check = s->opt.race_check, .timing_only = s->opt.timing_only };
+                     .capture_deps = s->opt.capture_deps, .race_check = s->opt.race_check, .timing_only = s->opt.timing_only,
+                     .first_job = s->golden_beside ? golden_job : NULL, .first_job_arg = s->golden_beside };
     RtResult res;
     memset(&res, 0, sizeof res);
     double t0 = base_now_seconds();
@@ -479,24 +480,19 @@ static bool execute(DrvSession *s, void **bufs, int nbufs) {
     return ok;
 }
 
-/* Golden run and simulation at once. Everything reported is what the serial order gives: the
- * golden run's diagnostics first, and when it fails, no simulation at all (its diagnostics dropped,
- * its statistics reset). The golden outputs stay in memory until the simulation ends (no spill). */
+/* Golden run and simulation at once: the golden run is the first job of a runtime worker thread
+ * (RtOptions.first_job), which then simulates blocks too, so the thread that finishes first helps
+ * the other instead of idling. Everything reported is what the serial order gives: the golden run's
+ * diagnostics first, and when it fails, no simulation at all (its diagnostics dropped, its
+ * statistics reset). The golden outputs stay in memory until the simulation ends (no spill). */
 static bool run_overlapped(DrvSession *s, void **bufs, int nbufs, void **gold) {
     GoldenJob job = { .s = s, .gold = gold };
     diag_init(&job.diag);
-    pthread_t th;
-    if (pthread_create(&th, NULL, golden_thread, &job) != 0) {   /* no thread: the serial order */
-        golden_thread(&job);
-        diag_splice(&s->diag, s->diag.items.len, &job.diag, true);
-        s->run.golden_seconds = job.seconds;
-        return job.ok && execute(s, bufs, nbufs);
-    }
     int mark = s->diag.items.len;
-    s->golden_beside = true;
+    s->golden_beside = &job;
     bool ok = execute(s, bufs, nbufs);
-    s->golden_beside = false;
-    pthread_join(th, NULL);
+    s->golden_beside = NULL;
+    if (!job.ran) golden_job(&job);   /* no worker thread could be had: after the simulation */
     if (!job.ok) drv_run_reset(s);
     diag_splice(&s->diag, mark, &job.diag, job.ok);
     diag_free(&job.diag);
@@ -519,7 +515,7 @@ bool drv_run(DrvSession *s, void **bufs, int nbufs) {
         }
     void **gold = s->opt.golden && !s->opt.timing_only ? golden_copies(s, bufs) : NULL;   /* timing-only: no data to compare */
     bool ok;
-    if (gold && s->opt.threads != 1 && !s->opt.check_pto_isa) ok = run_overlapped(s, bufs, nbufs, gold);
+    if (gold && host_threads(s->opt.threads) > 1 && !s->opt.check_pto_isa) ok = run_overlapped(s, bufs, nbufs, gold);
     else {
         double t0 = base_now_seconds();
         ok = !gold || golden_run(s, gold, &s->diag);   /* first: the simulator trusts programs the interpreter checked */

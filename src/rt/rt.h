@@ -83,6 +83,11 @@ typedef struct RtOptions {
                                       with window - 1 live tasks stalls the orchestrator until its
                                       oldest task is CONSUMED (flow control, docs/runtime.md) */
     bool no_task_list;             /* leave RtResult.tasks empty (memory per task then bounded) */
+    void (*first_job)(void *arg);  /* with worker threads (threads > 1): run once, by a worker before it
+                                      takes any kernel, before rt_run returns (the driver's golden run:
+                                      its thread simulates when it ends). Not run at all when no worker
+                                      thread could be had: the job must tell its caller it ran */
+    void *first_job_arg;
 } RtOptions;
 
 typedef struct RtTaskInfo {

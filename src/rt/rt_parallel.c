@@ -17,6 +17,7 @@
  *   Everything a block reports (diagnostics, statistics, races, GM accesses) is kept and handed over
  *   in the serial order, so reports do not depend on which thread finished first. */
 #include "rt/rt_internal.h"
+#include "base/thread.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ typedef struct RtPar {
     int nthreads;
     pthread_mutex_t lock;
     pthread_cond_t work, done;
+    bool first_job_taken;          /* RtOptions.first_job: some worker runs (or ran) it */
     ParQueue urgent, normal;       /* urgent: the task the scheduler waits for */
     int urgent_head, normal_head;
     bool quit;
@@ -118,6 +120,13 @@ static bool take_job(RtPar *p, ParJob *j) {
 static void *worker(void *arg) {
     RtPar *p = arg;
     pthread_mutex_lock(&p->lock);
+    const RtOptions *o = p->rt->opt;
+    if (o->first_job && !p->first_job_taken) {
+        p->first_job_taken = true;
+        pthread_mutex_unlock(&p->lock);
+        o->first_job(o->first_job_arg);
+        pthread_mutex_lock(&p->lock);
+    }
     for (;;) {
         ParJob j;
         if (take_job(p, &j)) {
@@ -314,7 +323,7 @@ void rt_par_init(Rt *rt) {
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->done, NULL);
     for (int i = 0; i < n; i++)
-        if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) == 0) p->nthreads++;
+        if (base_thread_start(&p->threads[p->nthreads], worker, p) == 0) p->nthreads++;
     if (!p->nthreads) {                         /* no threads to be had: the serial path */
         pthread_mutex_destroy(&p->lock);
         pthread_cond_destroy(&p->work);

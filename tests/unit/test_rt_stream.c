@@ -6,7 +6,9 @@
 #include "test.h"
 #include "rt_build_util.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define DISPATCH 1480
 
@@ -223,7 +225,59 @@ TEST(test_threads_alloc_retire) {
     rt_result_free(&r2);
 }
 
+/* RtOptions.first_job (the driver's golden run beside the simulation): with host threads it runs
+ * exactly once, on a worker, before rt_run returns — also when the run fails at once — while the
+ * runtime's thread simulates (the job waits until a kernel has run); the schedule is unchanged. */
+typedef struct FirstJob { int runs, kernels_seen; pthread_t caller, ran_on; } FirstJob;
+static int first_job_kernels;   /* kernels executed so far (atomic) */
+static bool counting_exec(void *ud, const RtKernelCall *c, int64_t *cycles, void **record, DiagSink *d) {
+    __atomic_fetch_add(&first_job_kernels, 1, __ATOMIC_SEQ_CST);
+    return quick_exec(ud, c, cycles, record, d);
+}
+static const RtKernelHooks counting_hooks = { counting_exec, quick_commit, NULL };
+static void first_job(void *arg) {
+    FirstJob *j = arg;
+    __atomic_fetch_add(&j->runs, 1, __ATOMIC_SEQ_CST);
+    j->ran_on = pthread_self();
+    for (int spin = 0; spin < 2000 && !__atomic_load_n(&first_job_kernels, __ATOMIC_SEQ_CST); spin++) nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+    j->kernels_seen = __atomic_load_n(&first_job_kernels, __ATOMIC_SEQ_CST);
+}
+
+TEST(test_first_job) {
+    for (int threads = 2; threads <= 4; threads += 2) {
+        Tb t; tb_init(&t);
+        chain_program(&t, 40);
+        static float bc[16];
+        void *bufs[1] = { bc };
+        FirstJob j = { 0 };
+        j.caller = pthread_self();
+        first_job_kernels = 0;
+        RtOptions o = { .target = target_get(TGT_A2A3), .threads = threads, .hooks = &counting_hooks,
+                        .first_job = first_job, .first_job_arg = &j };
+        RtResult r, r1;
+        CHECK(rt_run(t.p, NULL, bufs, 1, &o, quick_run, NULL, &r, &t.diag));
+        CHECK_EQ_INT(j.runs, 1);
+        CHECK(!pthread_equal(j.ran_on, j.caller));
+        CHECK(j.kernels_seen > 0);                 /* the runtime's thread simulated meanwhile */
+        CHECK_EQ_INT(first_job_kernels, 40);
+        RtOptions o1 = { .target = target_get(TGT_A2A3), .threads = 1 };
+        CHECK(rt_run(t.p, NULL, bufs, 1, &o1, quick_run, NULL, &r1, &t.diag));
+        CHECK_EQ_INT(r.makespan_cycles, r1.makespan_cycles);
+        CHECK_EQ_INT(r.tasks.len, r1.tasks.len);
+        rt_result_free(&r);
+        rt_result_free(&r1);
+        FirstJob k = { 0 };                        /* a run that fails at once still runs it */
+        o.first_job_arg = &k;
+        first_job_kernels = 1;                     /* nothing to wait for */
+        CHECK(!rt_run(t.p, "no_such_function", bufs, 1, &o, quick_run, NULL, &r, &t.diag));
+        CHECK_EQ_INT(k.runs, 1);
+        rt_result_free(&r);
+        tb_free(&t);
+    }
+}
+
 int main(void) {
+    RUN(test_first_job);
     RUN(test_threads_alloc_retire);
     RUN(test_flow_control);
     RUN(test_retirement_changes_nothing);
