@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -70,6 +71,106 @@ static bool has_mix(const PfProgram *p) {
     return false;
 }
 
+/* ---- the host-threads differential (feature threads) ----
+ * The same program on fresh buffers filled from the same seed, as drv_run_random fills them, with
+ * one host thread and with two: outputs, cycles, task times and reports must be identical. */
+static void **seeded_bufs(DrvSession *s, uint64_t seed, int *n) {
+    *n = 0;
+    while (drv_param(s, *n)) (*n)++;
+    void **bufs = calloc((size_t)*n + 1, sizeof *bufs);
+    uint64_t state = seed;
+    for (int i = 0; i < *n; i++) {
+        const DrvParam *q = drv_param(s, i);
+        size_t bytes = (size_t)(q->bytes ? q->bytes : 1);
+        bufs[i] = calloc(1, bytes);
+        if (q->is_tensor && q->dir != PD_OUT) drv_fill_random(bufs[i], q->dtype, q->numel, &state);
+    }
+    return bufs;
+}
+
+static void free_bufs(void **bufs, int n) {
+    for (int i = 0; i < n; i++) free(bufs[i]);
+    free(bufs);
+}
+
+static DrvSession *threads_session(const PfProgram *p, const char *text, int threads) {
+    DrvOptions o;
+    drv_options_defaults(&o);
+    o.target = target_get(p->a5 ? TGT_A5 : TGT_A2A3);
+    o.planner = (MemoryPlanner)p->planner;
+    o.dbc = p->dbc;
+    o.seed = p->run_seed;
+    o.threads = threads;
+    o.golden = true;
+    DrvSession *s = drv_new(&o);
+    if (!drv_load_text(s, "fuzz.py", text, NULL) || !drv_compile(s)) {
+        drv_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static bool same_strings(const char *what, char *const *a, int na, char *const *b, int nb, char *msg, size_t len) {
+    if (na != nb) { snprintf(msg, len, "threads 2: %d %s, threads 1: %d", nb, what, na); return false; }
+    for (int i = 0; i < na; i++)
+        if (strcmp(a[i], b[i])) { snprintf(msg, len, "threads 2: %s %d differs: '%s' vs '%s'", what, i, b[i], a[i]); return false; }
+    return true;
+}
+
+/* true when --threads 2 gives what --threads 1 gives; else a message naming the first difference. */
+static bool threads_agree(const PfProgram *p, const char *text, char *msg, size_t len) {
+    DrvSession *s[2] = { threads_session(p, text, 1), threads_session(p, text, 2) };
+    void **bufs[2] = { NULL, NULL };
+    int n[2] = { 0, 0 };
+    bool ran[2] = { false, false }, ok = s[0] && s[1];
+    if (!ok) snprintf(msg, len, "threads: the program no longer compiles");
+    for (int t = 0; ok && t < 2; t++) {
+        bufs[t] = seeded_bufs(s[t], p->run_seed, &n[t]);
+        ran[t] = drv_run(s[t], bufs[t], n[t]);
+    }
+    if (ok && ran[0] != ran[1]) {
+        snprintf(msg, len, "threads 2 %s where threads 1 %s", ran[1] ? "ran" : "failed", ran[0] ? "ran" : "failed");
+        ok = false;
+    }
+    const DrvRunStats *a = ok ? drv_run_stats(s[0]) : NULL, *b = ok ? drv_run_stats(s[1]) : NULL;
+    if (ok && (a->makespan_cycles != b->makespan_cycles || a->tasks != b->tasks || a->edges != b->edges ||
+               a->task_list.len != b->task_list.len)) {
+        snprintf(msg, len, "threads 2: makespan %lld, %d tasks, %d edges; threads 1: %lld, %d, %d", (long long)b->makespan_cycles,
+                 b->tasks, b->edges, (long long)a->makespan_cycles, a->tasks, a->edges);
+        ok = false;
+    }
+    for (int i = 0; ok && i < a->task_list.len; i++) {
+        const DrvTask *x = &a->task_list.data[i], *y = &b->task_list.data[i];
+        if (x->start != y->start || x->end != y->end) {
+            snprintf(msg, len, "threads 2: task %d runs [%lld, %lld), threads 1: [%lld, %lld)", i, (long long)y->start,
+                     (long long)y->end, (long long)x->start, (long long)x->end);
+            ok = false;
+        }
+    }
+    ok = ok && same_strings("race messages", a->race_messages.data, a->race_messages.len, b->race_messages.data,
+                            b->race_messages.len, msg, len);
+    ok = ok && same_strings("sync messages", a->sync_messages.data, a->sync_messages.len, b->sync_messages.data,
+                            b->sync_messages.len, msg, len);
+    if (ok && (a->mismatches != b->mismatches || a->max_abs_err != b->max_abs_err)) {
+        snprintf(msg, len, "threads 2: %lld elements off, max abs err %g; threads 1: %lld, %g", (long long)b->mismatches,
+                 b->max_abs_err, (long long)a->mismatches, a->max_abs_err);
+        ok = false;
+    }
+    for (int i = 0; ok && i < n[0]; i++) {
+        const DrvParam *q = drv_param(s[0], i);
+        if (!q->is_tensor || q->dir == PD_IN || !memcmp(bufs[0][i], bufs[1][i], (size_t)q->bytes)) continue;
+        size_t at = 0;
+        while (((const char *)bufs[0][i])[at] == ((const char *)bufs[1][i])[at]) at++;
+        snprintf(msg, len, "threads 2: output '%s' differs from threads 1 at byte %zu", q->name, at);
+        ok = false;
+    }
+    for (int t = 0; t < 2; t++) {
+        if (bufs[t]) free_bufs(bufs[t], n[t]);
+        if (s[t]) drv_free(s[t]);
+    }
+    return ok;
+}
+
 PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t msglen) {
     DrvOptions o;
     drv_options_defaults(&o);
@@ -108,6 +209,7 @@ PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t ms
         }
     }
     drv_free(s);
+    if (out == PF_OK && !g_compile_only && p->features.on[PF_F_THREADS] && !threads_agree(p, text, msg, msglen)) out = PF_MISMATCH;
     for (char *c = msg; *c; c++) if (*c == '\n') *c = ' ';
     return out;
 }
@@ -331,9 +433,10 @@ static void save_failure(const Opts *o, const Failure *f, bool reduce) {
     pf_options_string(p, opts, sizeof opts);
     feature_spec(&o->feat, spec, sizeof spec);
     StrBuf sb = { 0 };
-    sb_printf(&sb, "outcome: %s\nmessage: %s\nreproduce: ptoc run %s/%s%s%s\nregenerate: progfuzz --seed %llu --count 1 --features %s\n",
+    bool threads = strncmp(f->msg, "threads", 7) == 0;   /* the host-threads differential */
+    sb_printf(&sb, "outcome: %s\nmessage: %s\nreproduce: ptoc run %s/%s%s%s%s\nregenerate: progfuzz --seed %llu --count 1 --features %s\n",
               outcome_names[f->outcome], f->msg, o->out_dir, base, reduce ? ".min.py" : ".py", opts,
-              (unsigned long long)f->seed, spec);
+              threads ? " --threads 2 --json --out NAME=FILE (against --threads 1)" : "", (unsigned long long)f->seed, spec);
     if (reduce) sb_printf(&sb, "reduction: %d steps accepted\n", steps);
     snprintf(path, sizeof path, "%s/%s.txt", o->out_dir, base);
     write_file(path, sb_cstr(&sb));

@@ -87,7 +87,8 @@
     X(MIX_ROTATE,   "mix_rotate",   1, "mix_loop loops of up to 6 trips accumulating as o + r, r + o or o * 0.5 + r (RotateMixedLoops: the prefetched matmul, the deferred add in both operand orders)") \
     X(SPMD,         "spmd",         1, "SPMD launches of mixed regions: rows split across pl.spmd(B) blocks (loop and with forms), and split-K with atomic-add assembly across blocks") \
     X(MIX_GRANULE, "mix_granule", 1, "split stores whose two AIV lanes' GM pieces share a 32-byte granule (unaligned row stride, or a LEFT_RIGHT half row under 32 B; was a false WAW race until 4f71719)") \
-    X(MIX_ROUNDTRIP, "mix_roundtrip", 1, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel did not parse back until 7fb72bf)")
+    X(MIX_ROUNDTRIP, "mix_roundtrip", 1, "the print -> parse round trip on programs with mixed regions (tpop_from_aic / yield_ after ExpandMixedKernel did not parse back until 7fb72bf)") \
+    X(THREADS,      "threads",      0, "run every program that passes again with 2 host threads (ptoc run --threads 2: the golden run beside the simulation, tasks and SPMD blocks on workers) and require byte-identical outputs, cycles, task times and reports")
 
 typedef enum {
 #define PF_ENUM(id, name, on, help) PF_F_##id,

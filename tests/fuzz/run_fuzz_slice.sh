@@ -2,8 +2,9 @@
 # run_fuzz_slice — the fixed-seed slice of the differential program fuzzer for `make test`
 # (docs/fuzzing.md): seeds 1..N of build/progfuzz with the default features (about a third of them hold
 # a mixed cube + vector region: features mix*), then seeds 1..V with the vector features too (default,+vec), each program compiled, simulated and compared with the
-# interpreter in-process. N = 1500, V = 1000 (about 30 s together); 250 and 150 under the sanitizers
-# (build/san). A failing program is minimised; its text is printed here and kept in fuzz-slice-out/.
+# interpreter in-process, then seeds 1..T of default,+vec,+threads (each also run with 2 host threads:
+# byte-identical outputs, cycles and reports). N = 1500, V = 1000, T = 200 (about 35 s together); 250,
+# 150 and 40 under the sanitizers (build/san). A failing program is minimised; its text is printed here and kept in fuzz-slice-out/.
 # Prints "FAIL progfuzz seed ..." per failure and ends with "N passed, M failed" over both passes.
 set -u
 BUILD=${1:-build}
@@ -11,7 +12,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 COUNT=${FUZZ_SLICE_COUNT:-1500}
 VCOUNT=${FUZZ_SLICE_VEC_COUNT:-1000}
-case "$BUILD" in *san*) COUNT=${FUZZ_SLICE_COUNT:-250}; VCOUNT=${FUZZ_SLICE_VEC_COUNT:-150} ;; esac
+TCOUNT=${FUZZ_SLICE_THREADS_COUNT:-200}
+case "$BUILD" in *san*) COUNT=${FUZZ_SLICE_COUNT:-250}; VCOUNT=${FUZZ_SLICE_VEC_COUNT:-150}; TCOUNT=${FUZZ_SLICE_THREADS_COUNT:-40} ;; esac
 OUT=$(mktemp -d)
 LOG=$(mktemp)
 trap 'rm -rf "$OUT" "$LOG"' EXIT
@@ -19,7 +21,7 @@ if [ ! -x "$BUILD/progfuzz" ]; then echo "FAIL progfuzz: $BUILD/progfuzz not bui
 passed=0
 failed=0
 status=0
-for pass in "default $COUNT" "default,+vec $VCOUNT"; do
+for pass in "default $COUNT" "default,+vec $VCOUNT" "default,+vec,+threads $TCOUNT"; do
     set -- $pass
     feats=$1
     n=$2
