@@ -215,12 +215,14 @@ void ir_deduce_set_view(IrCtx *c, Type *t, TileView v) {
  * [112, 64] valid [100, 64]); the L0 tile extracted or moved from it must carry the same logical
  * extent (pto-isa's TEXTRACT / TMOV require the valid boxes to agree, and the padding rows are no
  * data). Unchanged when src has no static valid box, or the window lies wholly in the padding. */
+/* r / cc < 0: that offset is not a constant — a loop's, whose windows are whole valid blocks (the
+ * pass peels ragged tails at constant offsets), so that dimension stays whole. */
 static void inherit_valid(IrCtx *c, Type *dst, const Type *src, int64_t r, int64_t cc, const int64_t *d) {
     TileView sv = ir_effective_view(src);
     int64_t vr, vc;
     if (sv.nvalid != 2 || !ir_is_const_int(sv.valid_shape[0], &vr) || !ir_is_const_int(sv.valid_shape[1], &vc)) return;
-    vr = vr - r < d[0] ? vr - r : d[0];
-    vc = vc - cc < d[1] ? vc - cc : d[1];
+    vr = r < 0 ? d[0] : vr - r < d[0] ? vr - r : d[0];
+    vc = cc < 0 ? d[1] : vc - cc < d[1] ? vc - cc : d[1];
     if (vr <= 0 || vc <= 0 || (vr == d[0] && vc == d[1])) return;
     TileView v = ir_effective_view(dst);
     v.nvalid = 2;
@@ -291,7 +293,11 @@ static int deduce_tile_data(IrCtx *c, Expr *call) {
             (r < 0 || cc < 0 || r > sd[0] || cc > sd[1] || d[0] > sd[0] - r || d[1] > sd[1] - cc))   /* no overflow */
             return (int)fail(c, call, "tile.extract: window [%lld, %lld] at (%lld, %lld) exceeds source %s",
                         (long long)d[0], (long long)d[1], (long long)r, (long long)cc, describe(c, a[0]));
-        if (ir_is_const_int(a[1], &r) && ir_is_const_int(a[2], &cc)) inherit_valid(c, call->type, a[0]->type, r, cc, d);
+        /* the valid box travels: a constant offset narrows its dimension (a K loop's Left tiles of a
+         * ragged M keep the source's valid rows: pto-isa's TEXTRACT asserts the window's valid rows
+         * lie inside the source's) */
+        bool kr = ir_is_const_int(a[1], &r), kc = ir_is_const_int(a[2], &cc);
+        if (kr || kc) inherit_valid(c, call->type, a[0]->type, kr ? r : -1, kc ? cc : -1, d);
         return 1;
     }
     case OP_TILE_MOVE:

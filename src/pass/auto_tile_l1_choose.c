@@ -70,6 +70,9 @@ static bool l0_usage(PassCtx *ctx, const L1Problem *p, int64_t m, int64_t n, int
     char err[512];
     if (!tile_choose_l0(&cfg, &r, err, sizeof err) || r.m != m || r.n != n) return false;
     int64_t kt = k % r.k, np = align_up(n, 16);
+    /* the accumulator as allocated: its columns boxed to 16 (the chooser counts n unpadded: a5's
+     * [288, 225] FP32 block was 259,200 bytes counted, 276,480 allocated, over L0C's 262,144) */
+    if (align_up(m, cfg.l0c_align_m) * np * dtype_bytes(p->c) > cfg.l0c_bytes) return false;
     *ua = stages * (m * align_up(r.k, 16) * ea + (kt ? m * align_up(kt, 16) * ea : 0));
     *ub = stages * (align_up(r.k, 16) * np * eb + (kt ? align_up(kt, 16) * np * eb : 0));
     *cycles = chunk_cube_cycles(t, p, m, n, k, r.k);

@@ -55,6 +55,14 @@ void tile_pass_config(L0TileConfig *g, const Target *t, int64_t M, int64_t N, in
         g->align_k = o->rhs_zn_rows;
         if (g->min_k < g->align_k) g->min_k = g->align_k;
     }
+    /* An INT8 A^T's Left tile is boxed 32 x 32, so a K step that is not a multiple of 32 takes a whole
+     * box in L0 anyway while the chooser counts k bytes: on a5 a [96, 992] A^T picked k = 336 (2 x
+     * 32,256 counted, 2 x 33,792 allocated > 64 KiB). Its K steps by whole boxes when K allows it, as
+     * an INT8 B^T's does (above) and the biased path's align_k (lhs box cols) does. */
+    if (o->lhs_zn_rows > g->align_k && K % o->lhs_zn_rows == 0) {
+        g->align_k = o->lhs_zn_rows;
+        if (g->min_k < g->align_k) g->min_k = g->align_k;
+    }
 }
 
 static int64_t tile_max3(int64_t a, int64_t b, int64_t c) {

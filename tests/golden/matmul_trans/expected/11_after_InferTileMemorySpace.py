@@ -12,7 +12,7 @@ class matmul_trans:
         b__tile_t: pl.Tile[[512, 80], pl.FP16, pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.col_major)] = pl.tile.transpose_view(b__tile)
         t__l0_init_v0: pl.Tile[[112, 80], pl.FP32, pl.Mem.Acc] = pl.tile.create([112, 80], target_memory=pl.Mem.Acc, dtype=pl.FP32)
         for ko__idx_v1, (t__iter_v2,) in pl.pipeline(0, 512, 128, init_values=(t__l0_init_v0,), stage=2):
-            t__l0a_v3: pl.Tile[[112, 128], pl.FP16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile_t, 0, ko__idx_v1, [112, 128], target_memory=pl.Mem.Left)
+            t__l0a_v3: pl.Tile[[112, 128], pl.FP16, pl.Mem.Left, pl.TileView(valid_shape=[100, 128], blayout=pl.TileLayout.row_major)] = pl.tile.extract(a__tile_t, 0, ko__idx_v1, [112, 128], target_memory=pl.Mem.Left)
             t__l0b_v4: pl.Tile[[128, 80], pl.FP16, pl.Mem.Right] = pl.tile.extract(b__tile_t, ko__idx_v1, 0, [128, 80], target_memory=pl.Mem.Right)
             t__acc_v5: pl.Tile[[112, 80], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(t__iter_v2, t__l0a_v3, t__l0b_v4, ko__idx_v1 == 0)
             t__rv_v6: pl.Tile[[112, 80], pl.FP32, pl.Mem.Acc] = pl.yield_(t__acc_v5)
