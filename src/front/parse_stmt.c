@@ -694,6 +694,11 @@ static bool scope_option(Parser *p, Stmt *s, Tok *key) {
             return false;
         }
         s->scope.manual = strcmp(v.s, "pl.ScopeMode.MANUAL") == 0;
+    } else if (s->scope.kind == SC_INCORE && strcmp(key->text, "split_sibling") == 0) {
+        /* written by AutoSplitCores on the later tasks of an uneven split (docs/passes/AutoSplitCores.md):
+         * printed, so it parses back */
+        if (v.kind != AV_BOOL) { front_error(p, vsp, "split_sibling must be True or False"); return false; }
+        ir_attr_set(p->c, &s->scope.kwargs, key->text, v);
     } else if ((s->scope.kind == SC_INCORE || s->scope.kind == SC_HIERARCHY) && strcmp(key->text, "deps") != 0) {
         /* an option the compiler would silently ignore is an error */
         front_error(p, key->span, "pl.at has no option '%s' (options: level, name_hint, optimizations, deps)", key->text);

@@ -36,7 +36,7 @@ typedef struct SplitPlan {
  * SPLIT_MIN_BLOCK_OUTPUTS, gain at least SPLIT_MIN_GAIN). */
 bool split_plan(const Target *t, int cores, const SplitShape *s, SplitPlan *out);
 /* The same search with blocks that need not divide M and N (ceil(dim / g) aligned to 16, the last one
- * smaller): what a split would gain where no grid of equal blocks exists (for the hint that says so). */
+ * smaller but at least 16): the grid of AutoSplitCores' uneven split where no grid of equal blocks pays. */
 bool split_plan_uneven(const Target *t, int cores, const SplitShape *s, SplitPlan *out);
 
 /* One matched region (auto_split_match.c). */

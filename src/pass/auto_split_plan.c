@@ -54,10 +54,11 @@ static bool better(const SplitPlan *a, const SplitPlan *b) {
 /* The block size of a dimension split g ways, or 0 when g does not divide it into 16-aligned blocks. */
 static int64_t block_of(int64_t dim, int g, bool uneven) {
     if (g == 1) return dim;
-    if (uneven) {                                 /* ceil(dim / g) aligned to 16; every block non-empty */
+    if (uneven) {                                 /* ceil(dim / g) aligned to 16; the last block at least
+                                                     the cube minimum (a sliver of N = 2 cannot be tiled) */
         int64_t b = (dim + g - 1) / g;
         b = (b + 15) / 16 * 16;
-        return b * (g - 1) < dim ? b : 0;
+        return dim - b * (g - 1) >= 16 ? b : 0;
     }
     if (dim % g != 0) return 0;
     int64_t b = dim / g;

@@ -7,7 +7,11 @@
  *   root (R-prior: a For / While / If is one opaque unit, entered with a snapshot of the writes before
  *   it), or when the root is an enclosing parameter declared InOut (R-enclosing); else
  *   output_existing. Buffer roots follow call results, loop carries and branch merges
- *   (pass_alias_root). Non-tensor arguments are scalar. A pre-populated arg_directions is kept. */
+ *   (pass_alias_root). Non-tensor arguments are scalar. A pre-populated arg_directions is kept.
+ *   A call marked split_sibling (AutoSplitCores: a later task of an uneven split, writing output
+ *   windows disjoint from its siblings') sees the writes before the statement before it, not that
+ *   statement's: siblings are not ordered after each other (R-prior), only after what came before
+ *   the first of them; the task-level race check still checks that their writes are disjoint. */
 #include "pass/pass.h"
 
 #include <string.h>
@@ -59,20 +63,31 @@ static void derive_call(Derive *d, Expr *call, int seq_depth, const VarList *pri
 
 /* Walks one statement list; `prior` holds the roots written before it (a private copy); the roots
  * written inside are added to *wrote. */
+/* s is a kernel call (or an SPMD scope around one) that AutoSplitCores marked split_sibling */
+static bool split_sibling(Stmt *s) {
+    if (s->kind == ST_SCOPE && s->scope.kind == SC_SPMD && s->scope.body.len == 1) s = s->scope.body.items[0];
+    Expr *call = pass_stmt_call(s);
+    const AttrVal *v = call && call->call.op == OP_NONE ? ir_attr_get(&call->call.attrs, "split_sibling") : NULL;
+    return v && v->kind == AV_BOOL && v->i;
+}
+
 static void derive_list(Derive *d, StmtList *l, int seq_depth, VarList prior, VarList *wrote) {
     IrCtx *c = d->ctx->ir;
+    VarList before = prior;                  /* the writes the previous statement saw */
     for (int i = 0; i < l->len; i++) {
         Stmt *s = l->items[i];
         VarList unit = {0};
+        VarList seen = i > 0 && split_sibling(s) ? before : prior;
+        before = seen;
         Expr *call = pass_stmt_call(s);
-        if (call && call->call.op == OP_NONE) derive_call(d, call, seq_depth, &prior, &unit);
-        if (s->kind == ST_FOR) derive_list(d, &s->for_.body, seq_depth + (s->for_.kind != FK_PARALLEL), prior, &unit);
-        if (s->kind == ST_WHILE) derive_list(d, &s->while_.body, seq_depth + 1, prior, &unit);
+        if (call && call->call.op == OP_NONE) derive_call(d, call, seq_depth, &seen, &unit);
+        if (s->kind == ST_FOR) derive_list(d, &s->for_.body, seq_depth + (s->for_.kind != FK_PARALLEL), seen, &unit);
+        if (s->kind == ST_WHILE) derive_list(d, &s->while_.body, seq_depth + 1, seen, &unit);
         if (s->kind == ST_IF) {
-            derive_list(d, &s->if_.then_body, seq_depth, prior, &unit);
-            derive_list(d, &s->if_.else_body, seq_depth, prior, &unit);
+            derive_list(d, &s->if_.then_body, seq_depth, seen, &unit);
+            derive_list(d, &s->if_.else_body, seq_depth, seen, &unit);
         }
-        if (s->kind == ST_SCOPE) derive_list(d, &s->scope.body, seq_depth, prior, &unit);
+        if (s->kind == ST_SCOPE) derive_list(d, &s->scope.body, seq_depth, seen, &unit);
         VarList grown = {0};                 /* the snapshot for the next sibling: prior + unit */
         for (int j = 0; j < prior.len; j++) ir_varlist_push(c, &grown, prior.items[j]);
         for (int j = 0; j < unit.len; j++) { add_var(c, &grown, unit.items[j]); add_var(c, wrote, unit.items[j]); }

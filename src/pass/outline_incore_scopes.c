@@ -304,6 +304,8 @@ static void outline(Outliner *o, StmtList *l, int at) {
     }
     const AttrVal *deps = ir_attr_get(&scope->scope.kwargs, "deps");
     if (deps) ir_attr_set(c, &call->call.attrs, "deps", *deps);
+    const AttrVal *sib = ir_attr_get(&scope->scope.kwargs, "split_sibling");   /* AutoSplitCores: for DeriveCallDirections */
+    if (sib) ir_attr_set(c, &call->call.attrs, "split_sibling", *sib);
     repl->span = scope->span;
     l->items[at] = repl;
     ir_subst_stmts(c, &o->parent->body, &to_caller);

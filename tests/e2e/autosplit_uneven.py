@@ -1,9 +1,14 @@
-# AutoSplitCores splits only into equal 16-aligned blocks that divide M and N: M = 1000 and N = 1001 have
-# none on the 24 cube cores, so the region stays one task — and a hint says so, with what an uneven
-# grid would gain and the fix (until 2026-12-01 it stayed on one core without a word).
-# expect-json: PH-SC-002
-# expect-json: splits only into equal 16-aligned blocks that divide M and N
-# expect-json: "block_num":1
+# AutoSplitCores with no grid of equal 16-aligned blocks: M = 1000 and N = 1001 have none on the 24 cube
+# cores, so the region becomes the four tasks of an uneven 3 x 8 grid — 2 x 7 whole blocks of
+# [336, 128], the last block column (105 wide), the last block row (328 high) and their corner —
+# which write disjoint windows of c and run at once (no edges: DeriveCallDirections does not order
+# split siblings; the task-level race check confirms they are disjoint). Until 2026-12-01 the region
+# stayed on one core (171,747 cycles; now 11,735).
+# expect-json: PH-SC-001
+# expect-json: as 4 independent tasks of an uneven 3 x 8 grid: per-core blocks [336, 128] x K 256, the last block row 328 high and the last block column 105 wide
+# expect-json: "tasks":4,"edges":0
+# expect-json: "makespan_cycles":11735
+# expect-json: "races":0
 import pypto.language as pl
 
 

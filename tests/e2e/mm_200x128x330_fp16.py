@@ -1,4 +1,6 @@
 # Odd shape, boundary peels in M and N: M = 200 pads to 208 rows, N = 330 splits into 128 + 128 + 74 columns.
+# On one core (--cores 1): the tiles of the whole matrix (split over cores, AutoSplitCores makes an uneven grid).
+# args: --cores 1
 # expect-json: "M":208,"N":330,"K":128,"m":208,"n":128,"k":128
 import pypto.language as pl
 

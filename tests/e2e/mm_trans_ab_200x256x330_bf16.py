@@ -1,4 +1,6 @@
 # Both transposed, ragged M and N (boundary peels).
+# On one core (--cores 1): the tiles of the whole matrix (split over cores, AutoSplitCores makes an uneven grid).
+# args: --cores 1
 # expect-json: "M":208,"N":330,"K":256,"m":208,"n":128,"k":64
 import pypto.language as pl
 

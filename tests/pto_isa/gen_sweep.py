@@ -54,6 +54,21 @@ for (m, k, n, step) in [(64, 1024, 64, 256), (128, 2048, 128, 512), (32, 768, 48
         f"        for k0 in pl.pipeline({step}, {k}, {step}, stage=2):\n"
         f"            acc = pl.matmul_acc(acc, a[:, k0:k0 + {step}], b[k0:k0 + {step}, :])\n"
         f"        c[:] = acc\n    return c\n")
+# ragged M in a K loop: the Left tiles keep the Mat tile's valid rows (pto-isa's TEXTRACT asserts them)
+for (m, k, n) in [(200, 128, 96), (100, 256, 48)]:
+    put(f"mm_ragged_kloop_fp16_{m}x{k}x{n}", f"matmul {m}x{k}x{n} fp16, ragged M, K loop",
+        f"@pl.jit\ndef mm(a: pl.Tensor[[{m}, {k}], pl.FP16], b: pl.Tensor[[{k}, {n}], pl.FP16],\n"
+        f"       c: pl.Out[pl.Tensor[[{m}, {n}], pl.FP32]]):\n"
+        f"    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        f"        c[:] = pl.matmul(a, b, out_dtype=pl.FP32)\n    return c\n")
+# AutoSplitCores' uneven grids: independent tasks of whole and ragged blocks (N = 330, M = 200 / 250)
+for (dt, m, k, n) in [("fp16", 200, 128, 330), ("int8", 250, 64, 330), ("fp32", 250, 64, 200)]:
+    ind, outd = MM_DT[dt]
+    put(f"mm_uneven_split_{dt}_{m}x{k}x{n}", f"matmul {m}x{k}x{n} {dt} split over an uneven core grid",
+        f"@pl.jit\ndef mm(a: pl.Tensor[[{m}, {k}], pl.{ind}], b: pl.Tensor[[{k}, {n}], pl.{ind}],\n"
+        f"       c: pl.Out[pl.Tensor[[{m}, {n}], pl.{outd}]]):\n"
+        f"    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        f"        c[:] = pl.matmul(a, b, out_dtype=pl.{outd})\n    return c\n")
 
 # ---- vector ----
 VEC_DT = ["FP32", "FP16", "INT32"]
