@@ -94,6 +94,7 @@ static bool lower_all(DrvSession *s) {
         SyncStats st;
         memset(&st, 0, sizeof st);
         dk.sync_ok = back_insert_sync(k, t, &st);
+        mir_mark_param_written(k);
         memcpy(dk.ids_used, st.ids_used, sizeof dk.ids_used);
         dk.nset = st.nset, dk.nwait = st.nwait, dk.nbarrier = st.nbarrier, dk.nfallback = st.nfallback_barriers;
         StrBuf pto = {0};

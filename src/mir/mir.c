@@ -24,6 +24,22 @@ Kernel *mir_kernel_new(Arena *a, const char *name, CoreKind core) {
     return k;
 }
 
+static void mark_written(const Kernel *k, const MirBlock *b, bool *w) {
+    for (int j = 0; j < b->len; j++) {
+        const MirInst *i = b->items[j];
+        if ((i->op == MI_TSTORE || i->op == MI_GSETVAL) && i->param >= 0 && i->param < k->nparams) w[i->param] = true;
+        mark_written(k, &i->body, w);
+        mark_written(k, &i->then_body, w);
+        mark_written(k, &i->else_body, w);
+    }
+}
+
+void mir_mark_param_written(Kernel *k) {
+    bool *w = ARENA_ARRAY(k->arena, bool, k->nparams + 1);
+    mark_written(k, &k->body, w);
+    k->param_written = w;
+}
+
 int mir_add_buf(Kernel *k, MirBuf b) {
     if (k->nbufs == k->capbufs) {
         int cap = k->capbufs ? k->capbufs * 2 : 8;

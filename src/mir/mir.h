@@ -285,10 +285,15 @@ typedef struct Kernel {
     bool *var_fp;             /* per variable: holds a float (the bits of a double); NULL: none does */
     MirBlock body;
     Arena *arena;             /* owner of every node of this kernel (not freed by the kernel) */
+    const bool *param_written;   /* per parameter: some tstore / gsetval writes it; NULL until
+                                    mir_mark_param_written (then the simulator works it out per run) */
 } Kernel;
 
 /* ---- building (mir/mir.c) ---- */
 Kernel *mir_kernel_new(Arena *a, const char *name, CoreKind core);
+/* Fills k->param_written once the kernel is final (after sync insertion): the race detector's per-run
+ * question "does anything write parameter p" then costs nothing per run. */
+void mir_mark_param_written(Kernel *k);
 int mir_add_buf(Kernel *k, MirBuf b);                 /* returns id */
 int mir_add_var(Kernel *k, const char *name);         /* returns var index */
 MirInst *mir_inst_new(Kernel *k, MirOp op, Pipe pipe);    /* all ids -1, event_alt -1 */

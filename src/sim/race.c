@@ -45,17 +45,18 @@ static void map_park(SimRaceMap **spare, SimRaceMap *m) {
     else *spare = m;
 }
 
-/* gm_written[p]: some instruction of the kernel writes GM parameter p. In a run of its own, reads of
- * a parameter nothing writes cannot conflict (only writes and Acc reads are checked against readers),
- * so they skip the shadow: the operand reads of a large matmul are most of its GM traffic, each row
- * a cache miss in the shadow. */
-static void mark_written(SimRun *s, const MirBlock *b) {
+/* gm_written[p]: some instruction of the kernel writes GM parameter p (Kernel.param_written, made once
+ * per kernel by the driver; a kernel without it, a unit test's, is walked here). In a run of its own,
+ * reads of a parameter nothing writes cannot conflict (only writes and Acc reads are checked against
+ * readers), so they skip the shadow: the operand reads of a large matmul are most of its GM traffic,
+ * each row a cache miss in the shadow. */
+static void mark_written(SimRun *s, const MirBlock *b, bool *w) {
     for (int j = 0; j < b->len; j++) {
         const MirInst *i = b->items[j];
-        if ((i->op == MI_TSTORE || i->op == MI_GSETVAL) && i->param >= 0 && i->param < s->k->nparams) s->gm_written[i->param] = true;
-        mark_written(s, &i->body);
-        mark_written(s, &i->then_body);
-        mark_written(s, &i->else_body);
+        if ((i->op == MI_TSTORE || i->op == MI_GSETVAL) && i->param >= 0 && i->param < s->k->nparams) w[i->param] = true;
+        mark_written(s, &i->body, w);
+        mark_written(s, &i->then_body, w);
+        mark_written(s, &i->else_body, w);
     }
 }
 
@@ -76,8 +77,13 @@ void sim_race_init(SimRun *s) {
     }
     s->gm_own = map_take(s->c ? &s->c->gm_rmap_spare : NULL, total, false);
     s->gm_map = s->gm_own;
-    s->gm_written = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
-    mark_written(s, &s->k->body);
+    if (s->k->param_written) {
+        s->gm_written = s->k->param_written;
+        return;
+    }
+    bool *w = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
+    mark_written(s, &s->k->body, w);
+    s->gm_written = w;
 }
 
 /* A group's GM shadow is one array for all its kernels, one region per distinct data pointer (the

@@ -169,7 +169,7 @@ typedef struct SimRun {
     SimRaceMap *gm_map;          /* GM shadow (the run's own, or the group's shared one) */
     SimRaceMap *gm_own;          /* the GM shadow of a run of its own (freed with the run), NULL in a group */
     SimRaceMap *chip[MS_COUNT];  /* on-chip shadows of this run, made on first access (freed with the run) */
-    bool *gm_written;            /* a run of its own: per param, some instruction writes it (NULL in a group) */
+    const bool *gm_written;      /* a run of its own: per param, some instruction writes it (NULL in a group) */
     int64_t *gm_base, *gm_len;   /* per param: first granule in gm_sh and granule count */
     int64_t gm_lo, gm_hi;        /* exact bytes of the GM access being checked (cross-core false sharing) */
     bool race_dry, race_dry_hit; /* race.c touch_gm: a probe that only notes whether a race would be reported */
