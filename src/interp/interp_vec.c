@@ -276,8 +276,45 @@ static bool elem_at(const VecElem *e, DType dt, int64_t r, int64_t c, double *ou
     }
 }
 
+/* run_elems for FP32 operands and result, read and written as floats: the same values as the generic
+ * loop (an FP32 operand is (double)f, elem_binary / elem_unary compute in double and round to FP32,
+ * the store rounds again — a no-op), without a dtype switch per access; add, sub, mul and div inline
+ * (one rounding of the double result). False when it does not apply. */
+static bool run_elems_f32(InterpArray *res, const VecElem *e) {
+    bool binary = e->kind == VE_BINARY;
+    if (e->kind == VE_CAST || res->dtype != DT_FP32 || e->x.x->dtype != DT_FP32 || (binary && e->y.x->dtype != DT_FP32))
+        return false;
+    int64_t R = vec_rows(res), C = vec_cols(res), vc = vec_valid_cols(res);
+    float *o = res->data;
+    const float *x = e->x.x->data, *y = binary ? e->y.x->data : NULL;
+    int64_t xr = e->x.rs, xc = e->x.cs, yr = binary ? e->y.rs : 0, yc = binary ? e->y.cs : 0;
+    for (int64_t r = 0; r < R; r++) {
+        if (!vec_row_valid(res, r)) continue;
+        float *orow = o + r * C;
+        const float *xrow = x + r * xr, *yrow = binary ? y + r * yr : NULL;
+        switch (binary ? e->op : -1) {
+        case VB_ADD: for (int64_t c = 0; c < vc; c++) orow[c] = (float)((double)xrow[c * xc] + (double)yrow[c * yc]); break;
+        case VB_SUB: for (int64_t c = 0; c < vc; c++) orow[c] = (float)((double)xrow[c * xc] - (double)yrow[c * yc]); break;
+        case VB_MUL: for (int64_t c = 0; c < vc; c++) orow[c] = (float)((double)xrow[c * xc] * (double)yrow[c * yc]); break;
+        case VB_DIV: for (int64_t c = 0; c < vc; c++) orow[c] = (float)((double)xrow[c * xc] / (double)yrow[c * yc]); break;
+        default:
+            for (int64_t c = 0; c < vc; c++) {
+                double v = 0;
+                if (binary) elem_binary((VecBin)e->op, DT_FP32, xrow[c * xc], yrow[c * yc], &v);
+                else elem_unary((VecUn)e->op, DT_FP32, xrow[c * xc], &v);   /* floats never fail */
+                orow[c] = (float)v;
+            }
+        }
+    }
+    return true;
+}
+
 /* Writes every element of res's valid region; the result is handed to out (or released). */
 static bool run_elems(VecArgs *a, InterpArray *res, const VecElem *e, InterpValue *out) {
+    if (run_elems_f32(res, e)) {
+        *out = interp_arr_value(res);
+        return true;
+    }
     int64_t R = vec_rows(res), C = vec_cols(res), vc = vec_valid_cols(res);
     for (int64_t r = 0; r < R; r++) {
         if (!vec_row_valid(res, r)) continue;
