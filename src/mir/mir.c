@@ -34,9 +34,11 @@ static void mark_written(const Kernel *k, const MirBlock *b, bool *w) {
     }
 }
 
+void mir_param_writes(const Kernel *k, bool *w) { mark_written(k, &k->body, w); }
+
 void mir_mark_param_written(Kernel *k) {
     bool *w = ARENA_ARRAY(k->arena, bool, k->nparams + 1);
-    mark_written(k, &k->body, w);
+    mir_param_writes(k, w);
     k->param_written = w;
 }
 

@@ -294,6 +294,8 @@ Kernel *mir_kernel_new(Arena *a, const char *name, CoreKind core);
 /* Fills k->param_written once the kernel is final (after sync insertion): the race detector's per-run
  * question "does anything write parameter p" then costs nothing per run. */
 void mir_mark_param_written(Kernel *k);
+/* w[p] := true for every parameter p some tstore / gsetval of k writes (w zeroed, nparams entries). */
+void mir_param_writes(const Kernel *k, bool *w);
 int mir_add_buf(Kernel *k, MirBuf b);                 /* returns id */
 int mir_add_var(Kernel *k, const char *name);         /* returns var index */
 MirInst *mir_inst_new(Kernel *k, MirOp op, Pipe pipe);    /* all ids -1, event_alt -1 */

@@ -45,23 +45,12 @@ static void map_park(SimRaceMap **spare, SimRaceMap *m) {
     else *spare = m;
 }
 
-/* gm_written[p]: some instruction of the kernel writes GM parameter p (Kernel.param_written, made once
- * per kernel by the driver; a kernel without it, a unit test's, is walked here). In a run of its own,
- * reads of a parameter nothing writes cannot conflict (only writes and Acc reads are checked against
- * readers), so they skip the shadow: the operand reads of a large matmul are most of its GM traffic,
- * each row a cache miss in the shadow. */
-static void mark_written(SimRun *s, const MirBlock *b, bool *w) {
-    for (int j = 0; j < b->len; j++) {
-        const MirInst *i = b->items[j];
-        if ((i->op == MI_TSTORE || i->op == MI_GSETVAL) && i->param >= 0 && i->param < s->k->nparams) w[i->param] = true;
-        mark_written(s, &i->body, w);
-        mark_written(s, &i->then_body, w);
-        mark_written(s, &i->else_body, w);
-    }
-}
-
 /* GM shadow of a single run: every tensor parameter's granules, concatenated. On-chip shadows are
- * made on their first access (shadow_for). */
+ * made on their first access (shadow_for). gm_written[p]: some instruction of the kernel writes GM
+ * parameter p (Kernel.param_written, made once per kernel by the driver; a kernel without it, a unit
+ * test's, is walked here). In a run of its own, reads of a parameter nothing writes cannot conflict
+ * (only writes and Acc reads are checked against readers), so they skip the shadow: the operand reads
+ * of a large matmul are most of its GM traffic, each row a cache miss in the shadow. */
 void sim_race_init(SimRun *s) {
     s->gm_base = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
     s->gm_len = ARENA_ARRAY(s->arena, int64_t, s->k->nparams + 1);
@@ -82,7 +71,7 @@ void sim_race_init(SimRun *s) {
         return;
     }
     bool *w = ARENA_ARRAY(s->arena, bool, s->k->nparams + 1);
-    mark_written(s, &s->k->body, w);
+    mir_param_writes(s->k, w);
     s->gm_written = w;
 }
 

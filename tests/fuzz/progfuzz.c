@@ -93,14 +93,19 @@ static void free_bufs(void **bufs, int n) {
     free(bufs);
 }
 
+/* The driver options a program runs with (its target, planner, L0C double buffer, input seed). */
+static void program_options(const PfProgram *p, int threads, DrvOptions *o) {
+    drv_options_defaults(o);
+    o->target = target_get(p->a5 ? TGT_A5 : TGT_A2A3);
+    o->planner = (MemoryPlanner)p->planner;
+    o->dbc = p->dbc;
+    o->seed = p->run_seed;
+    o->threads = threads;
+}
+
 static DrvSession *threads_session(const PfProgram *p, const char *text, int threads) {
     DrvOptions o;
-    drv_options_defaults(&o);
-    o.target = target_get(p->a5 ? TGT_A5 : TGT_A2A3);
-    o.planner = (MemoryPlanner)p->planner;
-    o.dbc = p->dbc;
-    o.seed = p->run_seed;
-    o.threads = threads;
+    program_options(p, threads, &o);
     o.golden = true;
     DrvSession *s = drv_new(&o);
     if (!drv_load_text(s, "fuzz.py", text, NULL) || !drv_compile(s)) {
@@ -173,12 +178,7 @@ static bool threads_agree(const PfProgram *p, const char *text, char *msg, size_
 
 PfOutcome pf_run_text(const PfProgram *p, const char *text, char *msg, size_t msglen) {
     DrvOptions o;
-    drv_options_defaults(&o);
-    o.target = target_get(p->a5 ? TGT_A5 : TGT_A2A3);
-    o.planner = (MemoryPlanner)p->planner;
-    o.dbc = p->dbc;
-    o.seed = p->run_seed;
-    o.threads = 1;
+    program_options(p, 1, &o);
     o.verify_roundtrip = g_roundtrip > 0 && p->seed % (uint64_t)g_roundtrip == 0 &&
                          (p->features.on[PF_F_MIX_ROUNDTRIP] || !has_mix(p));
     DrvSession *s = drv_new(&o);
